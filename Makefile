@@ -1,0 +1,47 @@
+# Rummitab — the two commands of the README, and a few helpers.
+# `make run`  installs into .venv, migrates, seeds the demo and starts the site.
+# `make test` installs into .venv and runs every test and the linters.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test install lint format bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py local_admin
+	@echo ""
+	@echo "Rummitab is starting on http://127.0.0.1:8000/"
+	@echo "  site:     http://127.0.0.1:8000/"
+	@echo "  API:      http://127.0.0.1:8000/api/v1/"
+	@echo "  API docs: http://127.0.0.1:8000/api/v1/docs/"
+	@echo "  admin:    http://127.0.0.1:8000/admin/  (admin / admin, local only)"
+	@echo ""
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache .hypothesis

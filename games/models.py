@@ -1,0 +1,203 @@
+"""Tables, seats, games, versioned results and penalties.
+
+Terms:
+* table — one table of a round; `seats` say who sits where (position 1..4).
+* series — the games played at one table in one round; game n is started by the seat
+  ((n-1) mod seats) + 1, the *starter*.
+* result — one entry of a game's outcome. Never edited: a correction is a new `version`;
+  at most one version per game is `confirmed` (a database constraint), an older confirmed
+  one becomes `superseded`, an unconfirmed one that a newer entry replaces `discarded`.
+* rack entry — one player's rack in one result, with what the engine made of it:
+  rack value (`points`), `charge` (what a loser pays), game `score` before sanctions.
+* penalty — recorded during play: `timeout` and `failed_manipulation` make the player draw
+  tiles; `sanction` takes points off that game's score. Voiding keeps the row.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from simple_history.models import HistoricalRecords
+
+from tournaments.models import Player, Round
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="unique_table_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number} ({self.round})"
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    # Denormalised from table.round so the database itself can forbid seating a player
+    # twice in one round.
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="one_seat_per_round"),
+            models.UniqueConstraint(fields=["table", "position"], name="unique_seat_position"),
+            models.CheckConstraint(
+                condition=Q(position__gte=1, position__lte=4), name="seat_position_1_to_4"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at seat {self.position}"
+
+
+class Game(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    starter_position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="unique_game_number"),
+            models.CheckConstraint(
+                condition=Q(starter_position__gte=1, starter_position__lte=4),
+                name="starter_position_1_to_4",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.number} at {self.table}"
+
+
+class Result(models.Model):
+    class End(models.TextChoices):
+        RUMMIKUB = "rummikub", "Rummikub (a rack emptied)"
+        POOL_EXHAUSTED = "pool_exhausted", "Pool exhausted"
+
+    class Status(models.TextChoices):
+        SUBMITTED = "submitted", "Submitted (awaiting confirmation)"
+        CONFIRMED = "confirmed", "Confirmed"
+        SUPERSEDED = "superseded", "Superseded by a newer confirmed version"
+        DISCARDED = "discarded", "Discarded (replaced before confirmation)"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
+    version = models.PositiveIntegerField()
+    end = models.CharField(max_length=16, choices=End.choices)
+    status = models.CharField(max_length=12, choices=Status.choices)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    submitted_at = models.DateTimeField(auto_now_add=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    history = HistoricalRecords(excluded_fields=["submitted_at"])
+
+    class Meta:
+        ordering = ["game", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="unique_result_version"),
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=Q(status="confirmed"),
+                name="one_confirmed_result_per_game",
+            ),
+            models.CheckConstraint(condition=Q(version__gte=1), name="result_version_positive"),
+            models.CheckConstraint(
+                condition=Q(confirmed_by__isnull=True, confirmed_at__isnull=True)
+                | Q(confirmed_by__isnull=False, confirmed_at__isnull=False),
+                name="confirmed_by_and_at_together",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} v{self.version} ({self.status})"
+
+
+class RackEntry(models.Model):
+    class NoMeld(models.TextChoices):
+        COULD_NOT = "could_not", "Could not meld"
+        DECLINED = "declined", "Could have melded, declined"
+
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="racks")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="racks")
+    # NULL and "" differ: NULL = entered by totals, "" = entered by tiles, an empty rack.
+    tiles = models.CharField(  # noqa: DJ001
+        max_length=400, null=True, blank=True, help_text="Canonical tiles; null = by totals."
+    )
+    points = models.PositiveIntegerField(help_text="Rack value: face values + joker penalty.")
+    tile_count = models.PositiveSmallIntegerField(null=True, blank=True)
+    jokers = models.PositiveSmallIntegerField(default=0)
+    # NULL = melded as usual (the API's `null`), mirroring the engine's None.
+    no_meld = models.CharField(  # noqa: DJ001
+        max_length=10, choices=NoMeld.choices, null=True, blank=True
+    )
+    charge = models.PositiveIntegerField(help_text="What this player paid as a loser.")
+    score = models.IntegerField(help_text="Game score before sanction points.")
+    winner = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["result", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["result", "player"], name="one_rack_per_player"),
+            models.CheckConstraint(condition=Q(jokers__lte=2), name="at_most_two_jokers"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.score:+d}"
+
+
+class Penalty(models.Model):
+    class Kind(models.TextChoices):
+        TIMEOUT = "timeout", "Timeout (turn ran over)"
+        FAILED_MANIPULATION = "failed_manipulation", "Failed manipulation"
+        SANCTION = "sanction", "Referee sanction (points)"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="penalties")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="penalties")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    tiles_drawn = models.PositiveSmallIntegerField(default=0)
+    points = models.PositiveIntegerField(default=0)
+    note = models.CharField(max_length=300, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    voided = models.BooleanField(default=False)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    voided_at = models.DateTimeField(null=True, blank=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["game", "recorded_at", "id"]
+        verbose_name_plural = "penalties"
+        constraints = [
+            # Only a sanction carries points, and it always does.
+            models.CheckConstraint(
+                condition=Q(kind="sanction", points__gte=1) | (~Q(kind="sanction") & Q(points=0)),
+                name="sanction_points_only",
+            ),
+            models.CheckConstraint(
+                condition=Q(voided=False, voided_by__isnull=True, voided_at__isnull=True)
+                | Q(voided=True, voided_at__isnull=False),
+                name="void_recorded",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} — {self.player}"

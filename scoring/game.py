@@ -1,0 +1,497 @@
+"""One game: check the racks entered at its end, and score it.
+
+Terms (RULES.md §2 to §4):
+
+* **end** — how the game ended: ``rummikub`` (a player emptied the rack) or
+  ``pool_exhausted`` (the pool ran out and nobody could play).
+* **rack** — what one player held at the end, entered either as tiles (``"R4 B10 J"``)
+  or by totals: ``points`` (the rack value), optionally ``tile_count`` and ``jokers``
+  (how many of those tiles are jokers).
+* **rack value** — face values + ``joker_penalty`` for each joker (``RackOut.points``).
+* **no meld** — the player never laid down the opening meld: ``could_not`` or
+  ``declined``. Some rules charge a fixed amount for it instead of the rack value.
+* **winner** — who emptied the rack, or, when the pool ran out, the lowest rack by the
+  rules' ``exhausted_winner``; tied lowest racks are all winners.
+* **charge** — what a loser pays in this game (after a no-meld charge, the difference to
+  the winner's rack when the rules say so, and the loss cap); 0 for a winner.
+* **score** — the player's game score: plus what is credited to them, minus their charge,
+  plus bonuses, minus sanction points recorded by a referee.
+* **zero-sum** — the scores add up to 0; RULES.md §4 says exactly when this must hold,
+  and ``score_game`` checks it every time it must.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from scoring.errors import RuleError, raise_all
+from scoring.rules import RuleSet
+from scoring.tiles import (
+    MAX_JOKERS,
+    NUMBERED_TILES,
+    NUMBERED_TOTAL_VALUE,
+    TOTAL_TILES,
+    Tile,
+    check_availability,
+    face_value_bounds,
+    format_tiles,
+    joker_count,
+    rack_face_value,
+)
+
+NoMeld = Literal["could_not", "declined"] | None
+End = Literal["rummikub", "pool_exhausted"]
+ENDS: tuple[str, ...] = ("rummikub", "pool_exhausted")
+NO_MELD_KINDS: tuple[str, ...] = ("could_not", "declined")
+MIN_RACKS, MAX_RACKS = 2, 4
+
+
+@dataclass(frozen=True)
+class RackIn:
+    """One player's rack as entered: by ``tiles``, or by ``points`` (+ count, jokers)."""
+
+    player: int
+    tiles: tuple[Tile, ...] | None = None
+    points: int | None = None
+    tile_count: int | None = None
+    jokers: int = 0
+    no_meld: NoMeld = None
+
+
+@dataclass(frozen=True)
+class GameIn:
+    end: End
+    racks: tuple[RackIn, ...]
+    winner: int | None = None  # required for rummikub; computed when the pool ran out
+    sanctions: Mapping[int, int] = field(default_factory=dict)  # player -> points (> 0)
+
+
+@dataclass(frozen=True)
+class RackOut:
+    player: int
+    tiles: str | None  # canonical notation; None when the rack was entered by totals
+    points: int  # rack value
+    tile_count: int | None
+    jokers: int
+    no_meld: NoMeld
+    charge: int
+    score: int
+    winner: bool
+    sanction: int
+
+
+@dataclass(frozen=True)
+class GameOut:
+    end: str
+    racks: tuple[RackOut, ...]  # in the order of the input
+    winners: tuple[int, ...]
+    zero_sum: bool
+
+
+@dataclass(frozen=True)
+class _Rack:
+    """What validation established about one rack."""
+
+    index: int
+    player: int
+    value: int
+    tile_count: int | None
+    jokers: int
+    no_meld: NoMeld
+    face: int  # face values only, jokers excluded
+    by_tiles: bool  # entered as tiles rather than totals
+
+    @property
+    def where(self) -> tuple[str | int, ...]:
+        """Where a problem with the rack's contents is reported."""
+        return ("racks", self.index, "tiles" if self.by_tiles else "points")
+
+    @property
+    def empty(self) -> bool:
+        # Totals without a count: no jokers and 0 points can only be no tiles at all.
+        return self.tile_count == 0 or (self.tile_count is None and self.value == 0 == self.jokers)
+
+
+def validate_game(game: GameIn, rules: RuleSet) -> None:
+    """Raise RuleError (or RuleErrors, several at once) if the game cannot have happened."""
+    _validated(game, rules)
+
+
+def score_game(game: GameIn, rules: RuleSet) -> GameOut:
+    """Validate the game, then score it by RULES.md §3 and §4."""
+    racks, winners = _validated(game, rules)
+    charges = _charges(game.end, racks, winners, rules)
+    scores = _scores(racks, winners, charges, rules)
+    for player, points in game.sanctions.items():
+        scores[player] -= points
+    zero_sum = (
+        len(winners) == 1
+        and not rules.no_meld_pays_each
+        and rules.win_bonus == 0 == rules.runner_up_bonus
+        and not game.sanctions
+    )
+    if zero_sum and sum(scores.values()) != 0:
+        # A real check, not ``assert``: it must hold under ``python -O`` too.
+        raise AssertionError(f"scores {scores} of a zero-sum game do not add up to 0")
+    return GameOut(
+        end=game.end,
+        racks=tuple(
+            _rack_out(entry, rack, charges, scores, winners, game.sanctions)
+            for entry, rack in zip(game.racks, racks, strict=True)
+        ),
+        winners=winners,
+        zero_sum=zero_sum,
+    )
+
+
+def _charges(
+    end: str, racks: list[_Rack], winners: tuple[int, ...], rules: RuleSet
+) -> dict[int, int]:
+    """Each player's charge: what they pay as a loser, 0 for a winner."""
+    reference = 0
+    if end == "pool_exhausted" and rules.exhausted_scoring == "difference":
+        # Losers pay the difference to the winner's *rack value* -- what the winner holds,
+        # never a no-meld charge, which is a loser's penalty. Tied winners have equal rack
+        # values (fewest_tiles breaks count ties by points), so any one of them will do.
+        reference = next(rack.value for rack in racks if rack.player in winners)
+    return {
+        rack.player: 0 if rack.player in winners else _charge(rack, reference, rules)
+        for rack in racks
+    }
+
+
+def _scores(
+    racks: list[_Rack], winners: tuple[int, ...], charges: Mapping[int, int], rules: RuleSet
+) -> dict[int, int]:
+    """Game scores before sanctions: payments, then bonuses (RULES.md §4)."""
+    players = [rack.player for rack in racks]
+    losers = [rack for rack in racks if rack.player not in winners]
+    scores = dict.fromkeys(players, 0)
+    for rack in losers:
+        paid = charges[rack.player]
+        scores[rack.player] -= paid
+        # With no_meld_pays_each a loser without the opening meld pays everyone else.
+        if rules.no_meld_pays_each and rack.no_meld is not None:
+            payees = [player for player in players if player != rack.player]
+        else:
+            payees = list(winners)
+        for payee in payees:
+            scores[payee] += paid
+    for player in winners:
+        scores[player] += rules.win_bonus
+    if losers:
+        # Runner-up: the loser(s) who paid least -- in a two-player game, the one loser.
+        least = min(charges[rack.player] for rack in losers)
+        for rack in losers:
+            if charges[rack.player] == least:
+                scores[rack.player] += rules.runner_up_bonus
+    return scores
+
+
+def _charge(rack: _Rack, reference: int, rules: RuleSet) -> int:
+    """What this rack pays as a loser.
+
+    The no-meld charge replaces the rack value (RULES.md §3). The loss cap limits what
+    the loser finally pays, so it comes after the difference to the winner's rack:
+    capping first would let a winner holding more than the cap collect nothing at all.
+    """
+    charge = rack.value
+    fixed = _no_meld_charge(rack.no_meld, rules)
+    if fixed is not None:
+        charge = fixed
+    charge = max(0, charge - reference)
+    return charge if rules.loss_cap is None else min(charge, rules.loss_cap)
+
+
+def _no_meld_charge(no_meld: NoMeld, rules: RuleSet) -> int | None:
+    if no_meld == "declined" and rules.no_meld_declined_charge is not None:
+        return rules.no_meld_declined_charge
+    return rules.no_meld_charge if no_meld is not None else None
+
+
+def _rack_out(
+    entry: RackIn,
+    rack: _Rack,
+    charges: Mapping[int, int],
+    scores: Mapping[int, int],
+    winners: tuple[int, ...],
+    sanctions: Mapping[int, int],
+) -> RackOut:
+    return RackOut(
+        player=rack.player,
+        tiles=None if entry.tiles is None else format_tiles(entry.tiles),
+        points=rack.value,
+        tile_count=rack.tile_count,
+        jokers=rack.jokers,
+        no_meld=rack.no_meld,
+        charge=charges[rack.player],
+        score=scores[rack.player],
+        winner=rack.player in winners,
+        sanction=sanctions.get(rack.player, 0),
+    )
+
+
+# --- validation -------------------------------------------------------------------------
+
+
+def _validated(game: GameIn, rules: RuleSet) -> tuple[list[_Rack], tuple[int, ...]]:
+    """The racks as established facts and the winners, or RuleError(s)."""
+    errors: list[RuleError] = []
+    if game.end not in ENDS:
+        errors.append(RuleError("end", f"unknown end {game.end!r}; use rummikub or pool_exhausted"))
+    if not MIN_RACKS <= len(game.racks) <= MAX_RACKS:
+        errors.append(
+            RuleError(
+                "racks", f"a game has {MIN_RACKS} to {MAX_RACKS} racks, not {len(game.racks)}"
+            )
+        )
+    racks: list[_Rack] = []
+    players: list[int] = []
+    for index, entry in enumerate(game.racks):
+        if entry.player in players:
+            errors.append(
+                RuleError(("racks", index, "player"), f"player {entry.player} appears twice")
+            )
+        players.append(entry.player)
+        try:
+            racks.append(_read_rack(index, entry, rules))
+        except RuleError as error:
+            errors.append(error)
+    errors += _winner_errors(game, players)
+    errors += _sanction_errors(game.sanctions, players)
+    raise_all(errors)
+    errors += _supply_errors(game, racks)
+    if game.end == "rummikub":
+        assert game.winner is not None
+        errors += _rummikub_errors(game.winner, racks)
+        winners: tuple[int, ...] = (game.winner,)
+    else:
+        winners, more = _exhausted_winners(game.winner, racks, rules)
+        errors += more
+    raise_all(errors)
+    return racks, winners
+
+
+def _read_rack(index: int, entry: RackIn, rules: RuleSet) -> _Rack:
+    """One rack's own checks (RULES.md §1 to §3); the first problem is raised."""
+    who = f"player {entry.player}"
+    if entry.no_meld not in (None, *NO_MELD_KINDS):
+        raise RuleError(
+            ("racks", index, "no_meld"),
+            f"{who}: unknown no-meld flag {entry.no_meld!r}; use could_not, declined or null",
+        )
+    if entry.tiles is not None:
+        if entry.points is not None or entry.tile_count is not None or entry.jokers:
+            raise RuleError(
+                ("racks", index, "points"),
+                f"{who}'s rack has both tiles and totals; give the tiles or the points",
+            )
+        tiles = entry.tiles
+        face, jokers = rack_face_value(tiles), joker_count(tiles)
+        value = face + jokers * rules.joker_penalty
+        return _Rack(index, entry.player, value, len(tiles), jokers, entry.no_meld, face, True)
+    face = _checked_face(index, entry, rules.joker_penalty)
+    points = entry.points or 0
+    return _Rack(
+        index, entry.player, points, entry.tile_count, entry.jokers, entry.no_meld, face, False
+    )
+
+
+def _checked_face(index: int, entry: RackIn, joker_penalty: int) -> int:
+    """The face value behind a rack entered by totals, if such a rack can exist."""
+    who = f"player {entry.player}"
+    points, count, jokers = entry.points, entry.tile_count, entry.jokers
+
+    def error(name: str, message: str) -> RuleError:
+        return RuleError(("racks", index, name), f"{who}: {message}")
+
+    if points is None:
+        if count is None and not jokers:
+            raise error("tiles", "the rack is missing; give its tiles or its points")
+        raise error("points", "points are required when the rack is entered by totals")
+    if points < 0:
+        raise error("points", f"points cannot be negative, got {points}")
+    if count is not None and not 0 <= count <= TOTAL_TILES:
+        raise error("tile_count", f"tile count must be 0 to {TOTAL_TILES}, got {count}")
+    if not 0 <= jokers <= MAX_JOKERS:
+        raise error("jokers", f"jokers must be 0 to {MAX_JOKERS}, got {jokers}")
+    if count is not None and jokers > count:
+        raise error("jokers", f"{jokers} jokers cannot be among {count} tiles")
+    face = points - jokers * joker_penalty
+    if face < 0:
+        raise error(
+            "points", f"{points} points cannot include {jokers} jokers at {joker_penalty} each"
+        )
+    if count is None:
+        if face > NUMBERED_TOTAL_VALUE:
+            raise error(
+                "points",
+                f"{points} points is more than a rack can hold: all numbered tiles are "
+                f"worth {NUMBERED_TOTAL_VALUE}, plus {joker_penalty} per joker",
+            )
+        return face
+    numbered = count - jokers
+    if numbered > NUMBERED_TILES:
+        raise error("tile_count", f"{numbered} numbered tiles; a game has {NUMBERED_TILES}")
+    low, high = face_value_bounds(numbered)
+    if not low <= face <= high:
+        jokers_part = f" after {jokers} jokers at {joker_penalty}" if jokers else ""
+        raise error(
+            "points",
+            f"{numbered} numbered tiles are worth {low} to {high} points, "
+            f"so {points} points{jokers_part} is impossible",
+        )
+    return face
+
+
+def _winner_errors(game: GameIn, players: list[int]) -> list[RuleError]:
+    if game.winner is None:
+        if game.end == "rummikub":
+            return [RuleError("winner", "a Rummikub end needs the winner who emptied the rack")]
+        return []
+    if game.winner not in players:
+        at_table = ", ".join(str(player) for player in players)
+        return [RuleError("winner", f"player {game.winner} is not in this game ({at_table})")]
+    return []
+
+
+def _sanction_errors(sanctions: Mapping[int, int], players: list[int]) -> list[RuleError]:
+    # Keyed by player id, not list position, so the error sits on the mapping itself.
+    errors = []
+    for player, points in sanctions.items():
+        if player not in players:
+            errors.append(RuleError("sanctions", f"player {player} is not in this game"))
+        elif isinstance(points, bool) or not isinstance(points, int) or points <= 0:
+            errors.append(
+                RuleError(
+                    "sanctions",
+                    f"player {player}'s sanction must be a positive number of points, "
+                    f"not {points!r}",
+                )
+            )
+    return errors
+
+
+def _supply_errors(game: GameIn, racks: list[_Rack]) -> list[RuleError]:
+    """Availability over the racks (RULES.md §1), racks entered by totals included."""
+    try:
+        check_availability([entry.tiles for entry in game.racks])
+    except RuleError as error:
+        return [error]
+    # Racks entered by totals hide their tiles, but their counts still add up.
+    jokers = tiles = face = 0
+    for entry, rack in zip(game.racks, racks, strict=True):
+        totals = entry.tiles is None
+
+        def error(name: str, message: str, rack: _Rack = rack) -> RuleError:
+            return RuleError(("racks", rack.index, name), f"player {rack.player}: {message}")
+
+        jokers += rack.jokers
+        tiles += rack.tile_count or 0
+        face += rack.face
+        if jokers > MAX_JOKERS:
+            field = "jokers" if totals else "tiles"
+            return [error(field, f"a third joker over the racks; a game has {MAX_JOKERS}")]
+        if tiles > TOTAL_TILES:
+            return [error("tile_count", f"{tiles} tiles over the racks; a game has {TOTAL_TILES}")]
+        if face > NUMBERED_TOTAL_VALUE:
+            return [
+                error(
+                    "points",
+                    f"the racks hold {face} points of numbered tiles; "
+                    f"all of a game's numbered tiles are worth {NUMBERED_TOTAL_VALUE}",
+                )
+            ]
+    return []
+
+
+def _rummikub_errors(winner: int, racks: list[_Rack]) -> list[RuleError]:
+    errors = []
+    for rack in racks:
+        if rack.player == winner:
+            if not rack.empty:
+                errors.append(
+                    RuleError(
+                        rack.where,
+                        f"player {winner} went out, so their rack must be empty, "
+                        f"not {rack.value} points",
+                    )
+                )
+            if rack.no_meld is not None:
+                errors.append(
+                    RuleError(
+                        ("racks", rack.index, "no_meld"),
+                        f"player {winner} went out, so they made the opening meld; "
+                        "clear the no-meld flag",
+                    )
+                )
+        elif rack.empty:
+            errors.append(
+                RuleError(
+                    rack.where,
+                    f"player {rack.player}'s rack is empty, but only the winner, "
+                    f"player {winner}, went out",
+                )
+            )
+    return errors
+
+
+def _exhausted_winners(
+    given: int | None, racks: list[_Rack], rules: RuleSet
+) -> tuple[tuple[int, ...], list[RuleError]]:
+    """The lowest racks when the pool ran out (RULES.md §2), and errors if any.
+
+    The rack value decides, never a no-meld charge: the charge is what a loser pays,
+    the rack is what the player holds, and "lowest rack" is about what they hold.
+    """
+    errors = [
+        RuleError(
+            rack.where,
+            f"player {rack.player}'s rack is empty: that is a Rummikub end, not pool exhausted",
+        )
+        for rack in racks
+        if rack.empty
+    ]
+    by_tiles = rules.exhausted_winner == "fewest_tiles"
+    if by_tiles:
+        errors += [
+            RuleError(
+                ("racks", rack.index, "tile_count"),
+                f"player {rack.player}'s tile count is required because the rules decide "
+                "a pool-exhausted game by fewest tiles",
+            )
+            for rack in racks
+            if rack.tile_count is None
+        ]
+    if errors:
+        return (), errors
+
+    def rank(rack: _Rack) -> tuple[int, ...]:
+        # Decision (RULES.md §2): fewest tiles, a tie broken by lower points.
+        return (rack.tile_count or 0, rack.value) if by_tiles else (rack.value,)
+
+    lowest = min(rank(rack) for rack in racks)
+    winners = tuple(rack.player for rack in racks if rank(rack) == lowest)
+    if given is not None and given not in winners:
+        return winners, [RuleError("winner", _not_lowest(given, winners, racks, by_tiles))]
+    return winners, []
+
+
+def _not_lowest(given: int, winners: tuple[int, ...], racks: list[_Rack], by_tiles: bool) -> str:
+    def holding(rack: _Rack) -> str:
+        return (
+            f"{rack.tile_count} tiles, {rack.value} points" if by_tiles else f"{rack.value} points"
+        )
+
+    best = next(rack for rack in racks if rack.player in winners)
+    claimed = next(rack for rack in racks if rack.player == given)
+    who = "player" if len(winners) == 1 else "players"
+    names = ", ".join(str(player) for player in winners)
+    decided = "fewest tiles" if by_tiles else "lowest points"
+    return (
+        f"player {given} is not lowest by {decided}: {who} {names} "
+        f"{'has' if len(winners) == 1 else 'have'} {holding(best)}, "
+        f"player {given} has {holding(claimed)}"
+    )

@@ -1,0 +1,306 @@
+"""Rule sets: the options on which Rummikub rule texts disagree, and their presets.
+
+Terms (RULES.md §3, §4, §6, §8):
+
+* **option** — one setting of a rule set, e.g. ``joker_penalty``. ``OPTIONS`` describes
+  each: its kind, bounds or choices, whether null is allowed, and a help text for forms.
+* **rule set** — a value for every option plus the name of the preset it started from.
+  A tournament stores all of it, so changing a preset later never changes its results.
+* **preset** — a named rule set people actually play (``PRESETS``), with a default
+  standings ranking (``PRESET_RANKING``) and table size (``PRESET_TABLE_SIZE``).
+* **override** — an option value that replaces the preset's (``resolve_rules``).
+
+Every RuleSet is valid: its constructor checks every option, so a rule set read back
+from storage or built by hand is held to the same bounds as one typed into a form.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any, Literal
+
+from scoring.errors import RuleError, raise_all
+
+ExhaustedWinner = Literal["lowest_points", "fewest_tiles"]
+ExhaustedScoring = Literal["difference", "full"]
+
+PRESET_NAMES = ("standard", "pressman-1985", "encyclopedia", "mso", "league", "lowest-wins")
+DEFAULT_PRESET = "standard"
+
+
+@dataclass(frozen=True)
+class Option:
+    """How one option may be set. ``kind`` is ``int``, ``bool`` or ``choice``."""
+
+    name: str
+    kind: Literal["int", "bool", "choice"]
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    nullable: bool = False
+    affects_scoring: bool = True  # False: recorded for play and penalties only
+
+    def check(self, value: object) -> None:
+        """Raise a RuleError on ``("rules", name)`` unless ``value`` is allowed."""
+        if value is None:
+            allowed = self.nullable
+        elif self.kind == "bool":
+            allowed = isinstance(value, bool)
+        elif self.kind == "choice":
+            allowed = isinstance(value, str) and value in self.choices
+        else:
+            # bool is a subclass of int in Python, but ``true`` is not a number of points.
+            allowed = (
+                isinstance(value, int)
+                and not isinstance(value, bool)
+                and self.minimum <= value <= self.maximum  # type: ignore[operator]
+            )
+        if not allowed:
+            raise self._error(f"{self.name} must be {self.describe()}, not {_show(value)}")
+
+    def describe(self) -> str:
+        """What the option accepts, in words: "a whole number from 0 to 1000 or null"."""
+        if self.kind == "choice":
+            allowed = "one of " + ", ".join(self.choices)
+        elif self.kind == "bool":
+            allowed = "true or false"
+        else:
+            allowed = f"a whole number from {self.minimum} to {self.maximum}"
+        return allowed + (" or null" if self.nullable else "")
+
+    def _error(self, message: str) -> RuleError:
+        return RuleError(("rules", self.name), message)
+
+
+def _show(value: object) -> str:
+    """A value as the organiser typed it in JSON: ``"30"``, ``true``, ``30.5``."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _int(
+    name: str, low: int, high: int, help: str, *, nullable: bool = False, scoring: bool = True
+) -> Option:
+    return Option(name, "int", help, low, high, nullable=nullable, affects_scoring=scoring)
+
+
+OPTIONS: dict[str, Option] = {
+    option.name: option
+    for option in (
+        _int(
+            "initial_meld",
+            0,
+            200,
+            "Points the opening meld must reach (for the players; the scorer does not check).",
+            scoring=False,
+        ),
+        _int(
+            "turn_seconds",
+            10,
+            3600,
+            "Time limit of a turn in seconds; null for no limit.",
+            nullable=True,
+            scoring=False,
+        ),
+        _int(
+            "timeout_draw",
+            0,
+            10,
+            "Tiles drawn for running past the turn limit.",
+            scoring=False,
+        ),
+        _int(
+            "failed_manipulation_draw",
+            0,
+            10,
+            "Tiles drawn for leaving invalid sets on the table.",
+            scoring=False,
+        ),
+        _int("joker_penalty", 0, 1000, "Points charged for each joker left on a rack."),
+        Option(
+            "exhausted_winner",
+            "choice",
+            "Who wins when the pool runs out: lowest rack points or fewest tiles.",
+            choices=("lowest_points", "fewest_tiles"),
+        ),
+        Option(
+            "exhausted_scoring",
+            "choice",
+            "When the pool runs out, losers pay the difference to the winner's rack "
+            "or their full rack.",
+            choices=("difference", "full"),
+        ),
+        _int(
+            "no_meld_charge",
+            0,
+            1000,
+            "Fixed charge instead of the rack for a player who could not make the "
+            "opening meld; null charges the rack.",
+            nullable=True,
+        ),
+        _int(
+            "no_meld_declined_charge",
+            0,
+            1000,
+            "Fixed charge for a player who could have melded and chose not to; "
+            "null uses the no-meld charge.",
+            nullable=True,
+        ),
+        Option(
+            "no_meld_pays_each",
+            "bool",
+            "A loser without an opening meld pays every other player, not just the winner.",
+        ),
+        _int(
+            "loss_cap",
+            1,
+            1000,
+            "Most one loser pays in one game; null for no cap.",
+            nullable=True,
+        ),
+        _int("win_bonus", 0, 1000, "Points added to each winner's game score."),
+        _int("runner_up_bonus", 0, 1000, "Points added to the loser(s) who paid least."),
+    )
+}
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A preset name and a value for every option (RULES.md §8)."""
+
+    preset: str
+    initial_meld: int
+    turn_seconds: int | None
+    timeout_draw: int
+    failed_manipulation_draw: int
+    joker_penalty: int
+    exhausted_winner: ExhaustedWinner
+    exhausted_scoring: ExhaustedScoring
+    no_meld_charge: int | None
+    no_meld_declined_charge: int | None
+    no_meld_pays_each: bool
+    loss_cap: int | None
+    win_bonus: int
+    runner_up_bonus: int
+
+    def __post_init__(self) -> None:
+        errors: list[RuleError] = []
+        if self.preset not in PRESET_NAMES:
+            errors.append(_unknown_preset(self.preset, ("rules", "preset")))
+        for name, option in OPTIONS.items():
+            try:
+                option.check(getattr(self, name))
+            except RuleError as error:
+                errors.append(error)
+        raise_all(errors)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every option and the preset, JSON-ready."""
+        return {item.name: getattr(self, item.name) for item in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
+        """A stored rule set back; every option must be present and valid."""
+        names = [item.name for item in fields(cls)]
+        errors = [
+            RuleError(("rules", name), f"option {name} is missing")
+            for name in names
+            if name not in data
+        ]
+        errors += [_unknown_option(key) for key in data if key not in names]
+        raise_all(errors)
+        return cls(**data)
+
+
+def _unknown_preset(name: object, field: str | tuple[str, ...] = "preset") -> RuleError:
+    return RuleError(field, f"unknown preset {_show(name)}; presets are {', '.join(PRESET_NAMES)}")
+
+
+def _unknown_option(name: object) -> RuleError:
+    return RuleError(
+        ("rules", str(name)), f"unknown option {_show(name)}; options are {', '.join(OPTIONS)}"
+    )
+
+
+_DEFAULTS: dict[str, Any] = {
+    "initial_meld": 30,
+    "turn_seconds": 120,
+    "timeout_draw": 1,
+    "failed_manipulation_draw": 3,
+    "joker_penalty": 30,
+    "exhausted_winner": "lowest_points",
+    "exhausted_scoring": "difference",
+    "no_meld_charge": None,
+    "no_meld_declined_charge": None,
+    "no_meld_pays_each": False,
+    "loss_cap": None,
+    "win_bonus": 0,
+    "runner_up_bonus": 0,
+}
+
+# RULES.md §8, one row per preset: only what differs from the defaults.
+_PRESET_CHANGES: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "pressman-1985": {"initial_meld": 50},
+    "encyclopedia": {
+        "turn_seconds": 60,
+        "exhausted_winner": "fewest_tiles",
+        "exhausted_scoring": "full",
+        "no_meld_pays_each": True,
+    },
+    "mso": {
+        "turn_seconds": None,
+        "joker_penalty": 50,
+        "no_meld_charge": 100,
+        "no_meld_declined_charge": 200,
+    },
+    "league": {"turn_seconds": 60, "loss_cap": 25, "win_bonus": 50, "runner_up_bonus": 5},
+    "lowest-wins": {},
+}
+
+PRESETS: dict[str, RuleSet] = {
+    name: RuleSet(preset=name, **(_DEFAULTS | _PRESET_CHANGES[name])) for name in PRESET_NAMES
+}
+
+PRESET_RANKING: dict[str, tuple[str, ...]] = {
+    "standard": ("games_won", "score"),
+    "pressman-1985": ("score",),
+    "encyclopedia": ("score",),
+    "mso": ("score",),
+    "league": ("score",),
+    "lowest-wins": ("rack_total",),
+}
+
+PRESET_TABLE_SIZE: dict[str, int] = {name: 2 if name == "mso" else 4 for name in PRESET_NAMES}
+
+
+def resolve_rules(
+    preset: str | None = None, overrides: Mapping[str, object] | None = None
+) -> RuleSet:
+    """The preset (default ``standard``) with single options overridden.
+
+    The preset is chosen on its own, so ``preset`` among the overrides is refused rather
+    than silently switching presets.
+    """
+    name = DEFAULT_PRESET if preset is None else preset
+    if not isinstance(name, str) or name not in PRESETS:
+        raise _unknown_preset(name)
+    overrides = overrides or {}
+    errors: list[RuleError] = []
+    for key in overrides:
+        if key == "preset":
+            errors.append(
+                RuleError(
+                    ("rules", "preset"),
+                    "the preset is chosen on its own, not among the rule options",
+                )
+            )
+        elif key not in OPTIONS:
+            errors.append(_unknown_option(key))
+    raise_all(errors)
+    return replace(PRESETS[name], **overrides)  # type: ignore[arg-type]

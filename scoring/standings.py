@@ -1,0 +1,329 @@
+"""Standings: rank a tournament's players from their confirmed game results (RULES.md §7).
+
+Pure Python: no Django, no database. The Django side loads the confirmed results and the
+penalty counts in a few queries, turns them into ``GameLine`` values and calls
+``compute_standings``; this module does all the arithmetic and the ordering.
+
+Terms
+-----
+game line
+    One player's line in one confirmed game result: the game score (after sanction points),
+    the charge the player paid as a loser, whether they won and whether they won by emptying
+    the rack. Only confirmed results become lines, so "only confirmed results count" is the
+    caller's filter, not this module's.
+series
+    The games played at one table in one round. A player's *series score* at a table is
+    the sum of their scores in that table's confirmed games.
+met
+    Two players *met* in a round when they shared at least one confirmed game at the same
+    table in that round. A pair that met in two rounds has met twice.
+metric
+    A named per-player number (``METRICS``): ``score``, ``games_won``, ... Each has a
+    direction: ``"higher"`` or ``"lower"`` is better, or ``None`` for an informational
+    metric (``games_played``) that may be shown but may not rank.
+ranking
+    A tournament's ordered list of metric keys, each used at most once. Players are ordered
+    by the first metric, ties broken by the second, and so on.
+tied group
+    The players equal on every ranking metric before ``head_to_head``; ``head_to_head`` is
+    only defined inside such a group (when it comes first, the group is everyone).
+rank
+    Competition ranking ("1224"): players equal on every ranking metric share a rank, and
+    the next rank skips the places they took. Inside a shared rank rows are ordered by
+    player id, only so that the output is deterministic.
+
+Decisions where RULES.md is silent
+----------------------------------
+* ``best_game`` is 0 for a player without a confirmed game, consistent with ``score``,
+  which is also 0 then. Such a player therefore ranks above one whose best game was
+  negative, exactly as they do on ``score``.
+* ``head_to_head`` of a player alone in their tied group is 0 (no game with another tied
+  player), and it is reported only when it is part of the ranking: outside a ranking it has
+  no tied group and thus no meaning. Every other metric is cheap and always reported.
+* ``lot`` is the first 6 bytes of SHA-256 over ``"<lot_seed>:<player id>"``, read as a
+  big-endian integer in [0, 2**48). 48 bits keep it exact as a JSON/JavaScript number and
+  make a collision between two of 5,000 players a ~4e-8 event; if it happens, the two
+  simply share the lot value and the player-id order applies.
+* ``table_wins`` counts tables, which is the same as rounds because a player sits at one
+  table per round; lines that break that invariant raise ``ValueError``.
+* Inconsistent input (a line for an unregistered player, one player twice in a game, a game
+  in two tables or rounds, a table in two rounds, a penalty count for an unknown player)
+  is a bug on the calling side, not a user's mistake, so it raises ``ValueError`` rather
+  than ``RuleError``. Only the ranking, which a user types, is validated with ``RuleError``.
+"""
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from scoring.errors import Path, RuleError
+
+Direction = Literal["higher", "lower"]
+# game id -> (round number, table id, [(player, score), ...])
+_Games = dict[int, tuple[int, int, list[tuple[int, int]]]]
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """One player's line in one confirmed game result."""
+
+    player: int
+    round: int  # round number
+    table: int  # table id, unique within the tournament
+    game: int  # game id
+    score: int  # the game score after sanction points
+    charge: int  # what the player paid as a loser (0 for a winner)
+    winner: bool
+    rummikub: bool  # won by emptying the rack
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A standings metric: registry entry, shown as ``name`` / ``abbr`` in tables."""
+
+    key: str
+    name: str
+    abbr: str
+    direction: Direction | None  # None: informational, cannot rank
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    player: int
+    metrics: dict[str, int]
+
+
+# In the order of RULES.md §7's table; the order is also the column order of a row's metrics.
+METRICS: dict[str, Metric] = {
+    m.key: m
+    for m in (
+        Metric("score", "Score", "Pts", "higher"),
+        Metric("games_won", "Games won", "W", "higher"),
+        Metric("games_played", "Games played", "GP", None),
+        Metric("rummikubs", "Rummikubs", "RK", "higher"),
+        Metric("rack_total", "Rack total", "Rack", "lower"),
+        Metric("table_wins", "Table wins", "TW", "higher"),
+        Metric("opponents_score", "Opponents' score", "Opp", "higher"),
+        Metric("head_to_head", "Head to head", "H2H", "higher"),
+        Metric("best_game", "Best game", "Best", "higher"),
+        Metric("penalties", "Penalties", "Pen", "lower"),
+        Metric("lot", "Lot", "Lot", "higher"),
+    )
+}
+
+HEAD_TO_HEAD = "head_to_head"
+
+
+def validate_ranking(ranking: object, field: str | Path = "ranking") -> tuple[str, ...]:
+    """Check a ranking as a user submitted it (parsed JSON) and return it as a tuple.
+
+    Raises ``RuleError(field, ...)`` naming the first problem found.
+    """
+    # A str is a sequence of str too; without this check "score" would read as s, c, o, ...
+    if not isinstance(ranking, list | tuple):
+        raise RuleError(field, f"must be a list of metric keys, not {_type_name(ranking)}")
+    if not ranking:
+        raise RuleError(field, "must name at least one metric")
+    seen: set[str] = set()
+    for position, key in enumerate(ranking, start=1):
+        if not isinstance(key, str):
+            raise RuleError(
+                field, f"item {position} must be a metric key (a string), not {_type_name(key)}"
+            )
+        metric = METRICS.get(key)
+        if metric is None:
+            choices = ", ".join(k for k, m in METRICS.items() if m.direction is not None)
+            raise RuleError(field, f"unknown ranking metric '{key}'; choose from {choices}")
+        if metric.direction is None:
+            raise RuleError(field, f"'{key}' is informational and cannot rank")
+        if key in seen:
+            raise RuleError(field, f"'{key}' appears twice; each metric may be used once")
+        seen.add(key)
+    return tuple(ranking)
+
+
+def _type_name(value: object) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def lot_draw(lot_seed: str, player: int) -> int:
+    """The player's fixed lot: the same for the same (seed, player) on every machine.
+
+    hashlib rather than ``hash()``, which is salted per process for str.
+    """
+    digest = hashlib.sha256(f"{lot_seed}:{player}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+def compute_standings(
+    *,
+    players: Sequence[int],
+    lines: Iterable[GameLine],
+    penalties: Mapping[int, int],
+    ranking: Sequence[str],
+    lot_seed: str,
+) -> list[StandingRow]:
+    """Rank every registered player (withdrawn ones included) by ``ranking``.
+
+    ``lines`` are the lines of confirmed results only, in any order; ``penalties`` maps a
+    player to their count of unvoided penalties (absent = 0). Returns one row per player,
+    best first.
+    """
+    order = validate_ranking(ranking)
+    roster = list(players)
+    if len(set(roster)) != len(roster):
+        raise ValueError("players: a player id is listed twice")
+
+    values, games = _tally(roster, lines)
+
+    penalty_counts = dict.fromkeys(roster, 0)
+    for player, count in penalties.items():
+        if player not in penalty_counts:
+            raise ValueError(f"penalties: player {player} is not registered")
+        penalty_counts[player] = count
+    values["penalties"] = penalty_counts
+    values["lot"] = {p: lot_draw(lot_seed, p) for p in roster}
+
+    if HEAD_TO_HEAD in order:
+        before = order[: order.index(HEAD_TO_HEAD)]
+        values[HEAD_TO_HEAD] = _head_to_head(roster, before, values, games)
+
+    # Sort key: ascending tuple where smaller is better, so "higher" metrics are negated.
+    signs = [(values[k], -1 if METRICS[k].direction == "higher" else 1) for k in order]
+    keyed = sorted(
+        ((tuple(sign * column[p] for column, sign in signs), p) for p in roster),
+    )
+
+    reported = [k for k in METRICS if k in values]
+    rows: list[StandingRow] = []
+    previous_key: tuple[int, ...] | None = None
+    rank = 0
+    for place, (key, player) in enumerate(keyed, start=1):
+        if key != previous_key:  # competition ranking: a new value takes its place number
+            rank = place
+            previous_key = key
+        rows.append(StandingRow(rank, player, {k: values[k][player] for k in reported}))
+    return rows
+
+
+def _tally(
+    roster: list[int], lines: Iterable[GameLine]
+) -> tuple[dict[str, dict[int, int]], _Games]:
+    """Every metric that comes from the game lines, except head_to_head; and the games.
+
+    One pass over the lines collects per-player sums and groups the lines by game; a second
+    pass over the games (a quarter as many) builds series scores and meetings per table.
+    No per-player scan of all lines, so the cost is linear in the number of lines.
+    """
+    score = dict.fromkeys(roster, 0)
+    played = dict.fromkeys(roster, 0)
+    won = dict.fromkeys(roster, 0)
+    rummikubs = dict.fromkeys(roster, 0)
+    rack_total = dict.fromkeys(roster, 0)
+    best: dict[int, int] = {}
+    games: _Games = {}
+
+    for line in lines:
+        player = line.player
+        points = line.score
+        try:
+            score[player] += points
+        except KeyError:
+            raise ValueError(f"lines: player {player} is not registered") from None
+        played[player] += 1
+        if line.winner:
+            won[player] += 1
+            if line.rummikub:
+                rummikubs[player] += 1
+        else:
+            rack_total[player] += line.charge
+        if points > best.get(player, points - 1):
+            best[player] = points
+
+        game = games.get(line.game)
+        if game is None:
+            games[line.game] = game = (line.round, line.table, [])
+        elif game[0] != line.round or game[1] != line.table:
+            raise ValueError(f"lines: game {line.game} is in two rounds or tables")
+        game[2].append((player, points))
+
+    # table id -> round; table id -> player -> series score; table -> player -> met (incl. self)
+    table_round: dict[int, int] = {}
+    series: dict[int, dict[int, int]] = {}
+    met: dict[int, dict[int, set[int]]] = {}
+    for game_id, (round_number, table, entries) in games.items():
+        if table_round.setdefault(table, round_number) != round_number:
+            raise ValueError(f"lines: table {table} is in two rounds")
+        seated = [p for p, _ in entries]
+        if len(set(seated)) != len(seated):
+            raise ValueError(f"lines: a player has two lines in game {game_id}")
+        table_series = series.setdefault(table, {})
+        table_met = met.setdefault(table, {})
+        for player, points in entries:
+            table_series[player] = table_series.get(player, 0) + points
+            together = table_met.get(player)
+            if together is None:
+                table_met[player] = set(seated)
+            else:
+                together.update(seated)
+
+    seat: dict[tuple[int, int], int] = {}  # (player, round) -> table
+    table_wins = dict.fromkeys(roster, 0)
+    for table, table_series in series.items():
+        round_number = table_round[table]
+        for player in table_series:
+            if seat.setdefault((player, round_number), table) != table:
+                raise ValueError(f"lines: player {player} sits at two tables in one round")
+        # A table only exists here if it has a confirmed game, so an unplayed table gives
+        # nobody a win; a tie for the best series score gives a win to each tied player.
+        top = max(table_series.values())
+        for player, total in table_series.items():
+            if total == top:
+                table_wins[player] += 1
+
+    # Buchholz: the opponents' final scores, once per table, i.e. once per round met.
+    opponents_score = dict.fromkeys(roster, 0)
+    for table_met in met.values():
+        for player, together in table_met.items():
+            opponents_score[player] += sum(score[o] for o in together if o != player)
+
+    return {
+        "score": score,
+        "games_won": won,
+        "games_played": played,
+        "rummikubs": rummikubs,
+        "rack_total": rack_total,
+        "table_wins": table_wins,
+        "opponents_score": opponents_score,
+        "best_game": {p: best.get(p, 0) for p in roster},
+    }, games
+
+
+def _head_to_head(
+    roster: list[int],
+    before: tuple[str, ...],
+    values: dict[str, dict[int, int]],
+    games: _Games,
+) -> dict[int, int]:
+    """head_to_head for every player, each within their tied group.
+
+    The tied group is the players with equal values on every metric in ``before`` (all
+    players when ``before`` is empty). A player's value is their score summed over the games
+    in which at least one other member of their group also sat; each such game counts once,
+    however many group members sat in it.
+    """
+    groups: dict[tuple[int, ...], set[int]] = {}
+    for player in roster:
+        groups.setdefault(tuple(values[k][player] for k in before), set()).add(player)
+    group_of = {player: group for group in groups.values() for player in group}
+
+    result = dict.fromkeys(roster, 0)
+    for _round, _table, entries in games.values():
+        # Only games with two or more members of one group add anything.
+        for player, points in entries:
+            group = group_of[player]
+            if len(group) > 1 and any(q != player and q in group for q, _ in entries):
+                result[player] += points
+    return result

@@ -1,0 +1,72 @@
+"""Shared fixtures: named people (alice organises, bob keeps score, mallory is a stranger,
+root is a superuser), factories for a seated round, and the rule for service tests.
+
+Tests that need real PostgreSQL or Redis take the `postgres` / `redis_url` fixtures: they
+skip when the service is not configured, and fail instead when REQUIRE_SERVICES=1 (CI).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.db import connection
+
+from config.celery import app as celery_app
+
+
+def _need(what: str) -> None:
+    message = f"{what} is not configured"
+    if os.environ.get("REQUIRE_SERVICES") == "1":
+        pytest.fail(f"{message}, and REQUIRE_SERVICES=1 forbids skipping", pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery():
+    # Unit tests run jobs in-process; the integration tests start a real worker instead.
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def postgres(transactional_db):
+    if connection.vendor != "postgresql":
+        _need("PostgreSQL (DATABASE_URL)")
+    return connection
+
+
+@pytest.fixture
+def redis_url():
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        _need("Redis (REDIS_URL)")
+    return url
+
+
+@pytest.fixture
+def alice(django_user_model):
+    return django_user_model.objects.create_user("alice", password="alice-pass-123")
+
+
+@pytest.fixture
+def bob(django_user_model):
+    return django_user_model.objects.create_user("bob", password="bob-pass-123")
+
+
+@pytest.fixture
+def carol(django_user_model):
+    """A second scorekeeper, for double entry."""
+    return django_user_model.objects.create_user("carol", password="carol-pass-123")
+
+
+@pytest.fixture
+def mallory(django_user_model):
+    return django_user_model.objects.create_user("mallory", password="mallory-pass-123")
+
+
+@pytest.fixture
+def root(django_user_model):
+    return django_user_model.objects.create_superuser("root", password="root-pass-123")

@@ -1,0 +1,199 @@
+"""`manage.py seed_demo`: a finished and a running demo tournament, entered through the
+services with realistic racks. Idempotent: a demo that exists is left as it is."""
+
+from __future__ import annotations
+
+import random
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from games.models import Game
+from games.services import penalty_record, result_submit
+from scoring.tiles import COLOURS, NUMBERS, Tile, format_tiles
+from tournaments.models import Player, StaffMember, Tournament
+from tournaments.services import (
+    player_register,
+    round_open,
+    staff_add,
+    tournament_create,
+    tournament_update,
+)
+
+FIRST = [
+    "Ada",
+    "Bram",
+    "Chana",
+    "Dov",
+    "Esther",
+    "Farid",
+    "Gila",
+    "Hugo",
+    "Ilse",
+    "Jonah",
+    "Katja",
+    "Levi",
+    "Mira",
+    "Noam",
+    "Orly",
+    "Pieter",
+    "Rina",
+    "Sami",
+    "Tova",
+    "Uri",
+]
+LAST = [
+    "Peretz",
+    "de Vries",
+    "Mizrahi",
+    "Jansen",
+    "Levy",
+    "Bakker",
+    "Cohen",
+    "Visser",
+    "Shapiro",
+    "Smit",
+    "Katz",
+    "Mulder",
+    "Ben-David",
+    "Bos",
+    "Friedman",
+    "Dekker",
+]
+CLUBS = ["Tel Aviv RC", "Amsterdam Tegels", "Haifa Joker", "Utrecht 30+"]
+
+
+def full_set() -> list[Tile]:
+    tiles = [Tile(c, n) for c in COLOURS for n in NUMBERS for _ in range(2)]
+    return tiles + [Tile(None, None)] * 2
+
+
+def deal_racks(rng: random.Random, players: int, *, exhausted: bool) -> list[list[Tile]]:
+    """What the racks hold when a game ends: a winner's empty rack (unless the pool ran
+    out) and a few to a dozen tiles on every other rack, drawn from one tile set."""
+    pool = full_set()
+    rng.shuffle(pool)
+    racks = []
+    for seat in range(players):
+        count = rng.randint(1, 12) if exhausted or seat > 0 else 0
+        racks.append([pool.pop() for _ in range(count)])
+    return racks
+
+
+class Command(BaseCommand):
+    help = "Create the demo tournaments (idempotent)."
+
+    def handle(self, *args, **options):
+        User = get_user_model()
+        # The demo's staff cannot sign in; they only stamp the history of what was entered.
+        organiser, scorekeeper = (
+            User.objects.get_or_create(username=name, defaults={"password": "!"})[0]
+            for name in ("demo-organiser", "demo-scorekeeper")
+        )
+        self.seed(
+            "demo-club-open-2026",
+            "Club Open 2026 (demo)",
+            organiser,
+            scorekeeper,
+            players=16,
+            rounds=4,
+            entered_last=1.0,
+            seed=2026,
+        )
+        self.seed(
+            "demo-winter-league",
+            "Winter League (demo)",
+            organiser,
+            scorekeeper,
+            players=12,
+            rounds=2,
+            entered_last=0.5,
+            seed=1985,
+        )
+
+    @transaction.atomic
+    def seed(self, slug, name, organiser, scorekeeper, *, players, rounds, entered_last, seed):
+        if Tournament.objects.filter(slug=slug).exists():
+            self.stdout.write(f"{name}: exists, left as it is.")
+            return
+        rng = random.Random(seed)
+        tournament = tournament_create(
+            by=organiser, name=name, slug=slug, preset="standard", rounds_planned=4
+        )
+        staff_add(
+            tournament=tournament,
+            by=organiser,
+            username=scorekeeper.username,
+            role=StaffMember.Role.SCOREKEEPER,
+        )
+        names = rng.sample([f"{first} {last}" for first in FIRST for last in LAST], players)
+        for player_name in names:
+            player_register(
+                tournament=tournament,
+                by=organiser,
+                name=player_name,
+                club=rng.choice(CLUBS),
+                rating=rng.randint(1200, 2000),
+            )
+        ids = list(Player.objects.filter(tournament=tournament).values_list("id", flat=True))
+        for number in range(1, rounds + 1):
+            rng.shuffle(ids)
+            tables = [ids[i : i + 4] for i in range(0, len(ids), 4)]
+            round_ = round_open(tournament=tournament, by=organiser, method="manual", tables=tables)
+            games = list(
+                Game.objects.filter(table__round=round_).order_by("table__number", "number")
+            )
+            share = 1.0 if number < rounds else entered_last
+            for game in games[: round(len(games) * share)]:
+                self.enter(rng, game, scorekeeper)
+        if entered_last == 1.0:
+            tournament_update(tournament=tournament, by=organiser, status="finished")
+        self.stdout.write(f"{name}: created.")
+
+    def enter(self, rng, game, scorekeeper):
+        seats = list(game.table.seats.order_by("position").values_list("player_id", flat=True))
+        exhausted = rng.random() < 0.1
+        racks = deal_racks(rng, len(seats), exhausted=exhausted)
+        # The winner (empty rack) is any seat; rotate the racks so it is not always seat 1.
+        shift = rng.randrange(len(seats))
+        racks = racks[shift:] + racks[:shift]
+        winner = None if exhausted else seats[racks.index([])]
+        payload = []
+        for player, tiles in zip(seats, racks, strict=True):
+            if rng.random() < 0.25 and tiles:  # some scorekeepers count totals only
+                jokers = sum(t.is_joker for t in tiles)
+                payload.append(
+                    {
+                        "player": player,
+                        "tile_count": len(tiles),
+                        "jokers": jokers,
+                        "points": sum(t.value for t in tiles) + 30 * jokers,
+                    }
+                )
+            else:
+                payload.append({"player": player, "tiles": format_tiles(tiles)})
+        if rng.random() < 0.15:
+            penalty_record(
+                game=game,
+                by=scorekeeper,
+                player=rng.choice(seats),
+                kind=rng.choice(["timeout", "timeout", "failed_manipulation"]),
+            )
+        if rng.random() < 0.03:
+            penalty_record(
+                game=game,
+                by=scorekeeper,
+                player=rng.choice(seats),
+                kind="sanction",
+                points=10,
+                note="Slow play after a warning",
+            )
+        result_submit(
+            game=game,
+            by=scorekeeper,
+            based_on=0,
+            end="pool_exhausted" if exhausted else "rummikub",
+            winner=winner,
+            racks=payload,
+        )
