@@ -292,7 +292,7 @@ def resolve_rules(
         raise _unknown_preset(name)
     overrides = overrides or {}
     errors: list[RuleError] = []
-    for key in overrides:
+    for key, value in overrides.items():
         if key == "preset":
             errors.append(
                 RuleError(
@@ -302,5 +302,10 @@ def resolve_rules(
             )
         elif key not in OPTIONS:
             errors.append(_unknown_option(key))
+        else:
+            try:
+                OPTIONS[key].check(value)
+            except RuleError as error:
+                errors.append(error)
     raise_all(errors)
     return replace(PRESETS[name], **overrides)  # type: ignore[arg-type]

@@ -24,22 +24,23 @@ def standings_changed(tournament: Tournament) -> None:
     """Recompute the standings once the current transaction commits.
 
     One transaction that changes many things (a CSV import, a seeded demo) enqueues one
-    recompute, not one per change: the ids waiting for this commit are kept on the
-    connection.
+    recompute, not one per change. The callbacks waiting for this commit are looked up on
+    the connection, so a rolled-back change leaves nothing behind.
     """
     from .tasks import recompute_standings
 
-    connection = transaction.get_connection()
-    pending: set[int] = connection.__dict__.setdefault("_rummitab_standings_pending", set())
-    if tournament.pk in pending:
-        return
-    pending.add(tournament.pk)
     tournament_id = tournament.pk
+    connection = transaction.get_connection()
+    if connection.in_atomic_block and any(
+        getattr(func, "standings_of", None) == tournament_id
+        for _, func, *_ in connection.run_on_commit
+    ):
+        return
 
     def enqueue() -> None:
-        pending.discard(tournament_id)
         recompute_standings.delay(tournament_id)
 
+    enqueue.standings_of = tournament_id  # type: ignore[attr-defined]
     transaction.on_commit(enqueue)
 
 

@@ -31,6 +31,11 @@ def _eager_celery():
     celery_app.conf.task_always_eager = previous
 
 
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def postgres(transactional_db):
     if connection.vendor != "postgresql":

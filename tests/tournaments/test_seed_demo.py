@@ -1,0 +1,40 @@
+"""`seed_demo` builds the two demo tournaments through the services, and only once."""
+
+import pytest
+from django.core.management import call_command
+
+from games.models import Game, Penalty, Result
+from tournaments.models import Tournament
+
+
+@pytest.mark.django_db(transaction=True)
+def test_seed_demo_is_complete_and_idempotent():
+    call_command("seed_demo")
+    finished = Tournament.objects.get(slug="demo-club-open-2026")
+    running = Tournament.objects.get(slug="demo-winter-league")
+    assert (finished.status, finished.players.count(), finished.rounds.count()) == (
+        "finished",
+        16,
+        4,
+    )
+    games = Game.objects.filter(table__round__tournament=finished)
+    assert games.count() == 64
+    assert all(g.results.filter(status="confirmed").exists() for g in games)
+    assert Penalty.objects.filter(game__table__round__tournament=finished).exists()
+    assert Result.objects.filter(
+        game__table__round__tournament=finished, racks__tiles__contains="J"
+    ).exists()
+
+    assert running.status == "running"
+    second = Game.objects.filter(table__round__tournament=running, table__round__number=2)
+    entered = second.filter(results__status="confirmed").distinct().count()
+    assert 0 < entered < second.count()
+
+    # Both standings snapshots are at their tournament's current version.
+    for t in (finished, running):
+        t.refresh_from_db()
+        assert t.standings.filter(computed_version=t.results_version).exists()
+
+    counts = (Tournament.objects.count(), Result.objects.count(), Penalty.objects.count())
+    call_command("seed_demo")
+    assert (Tournament.objects.count(), Result.objects.count(), Penalty.objects.count()) == counts
