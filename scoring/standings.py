@@ -60,8 +60,6 @@ from typing import Literal
 from scoring.errors import Path, RuleError
 
 Direction = Literal["higher", "lower"]
-# Every confirmed game as its [(player, score), ...]
-_Games = list[list[tuple[int, int]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +74,10 @@ class GameLine:
     charge: int  # what the player paid as a loser (0 for a winner)
     winner: bool
     rummikub: bool  # won by emptying the rack
+
+
+# Every confirmed game as the list of its lines
+_Games = list[list[GameLine]]
 
 
 @dataclass(frozen=True)
@@ -255,17 +257,17 @@ def _tally(
     for table, table_lines in tables.items():
         round_number = table_lines[0].round
         series: dict[int, int] = {}  # player -> series score at this table
-        by_game: dict[int, list[tuple[int, int]]] = {}
+        by_game: dict[int, list[GameLine]] = {}
         for line in table_lines:
             if line.round != round_number:
                 raise ValueError(f"lines: table {table} is in two rounds")
             player = line.player
             series[player] = series.get(player, 0) + line.score
-            entries = by_game.get(line.game)
-            if entries is None:
-                by_game[line.game] = [(player, line.score)]
+            game_lines = by_game.get(line.game)
+            if game_lines is None:
+                by_game[line.game] = [line]
             else:
-                entries.append((player, line.score))
+                game_lines.append(line)
 
         # One table per player per round is what makes "tables won" the same as "rounds
         # won" and "once per table met" the same as "once per round met".
@@ -283,17 +285,17 @@ def _tally(
 
         first: set[int] | None = None
         everyone_in_every_game = True
-        for game_id, entries in by_game.items():
+        for game_id, game_lines in by_game.items():
             if game_table.setdefault(game_id, table) != table:
                 raise ValueError(f"lines: game {game_id} is at two tables")
-            members = {player for player, _ in entries}
-            if len(members) != len(entries):
+            members = {line.player for line in game_lines}
+            if len(members) != len(game_lines):
                 raise ValueError(f"lines: a player has two lines in game {game_id}")
             if first is None:
                 first = members
             elif members != first:
                 everyone_in_every_game = False
-            games.append(entries)
+            games.append(game_lines)
 
         # Buchholz: the final score of everyone met at this table, i.e. in this round.
         if everyone_in_every_game and first is not None:
@@ -303,8 +305,8 @@ def _tally(
                 opponents_score[player] += table_score - score[player]
         else:
             met: dict[int, set[int]] = {}
-            for entries in by_game.values():
-                members_list = [player for player, _ in entries]
+            for game_lines in by_game.values():
+                members_list = [line.player for line in game_lines]
                 for player in members_list:
                     met.setdefault(player, set()).update(members_list)
             for player, together in met.items():
@@ -342,10 +344,10 @@ def _head_to_head(
         for player in roster
     }
     result = dict.fromkeys(roster, 0)
-    for entries in games:
-        groups = [group_of[player] for player, _ in entries]
-        for (player, points), group in zip(entries, groups, strict=True):
+    for game_lines in games:
+        groups = [group_of[line.player] for line in game_lines]
+        for line, group in zip(game_lines, groups, strict=True):
             # A player is in a game once, so a count above 1 means another group member.
             if groups.count(group) > 1:
-                result[player] += points
+                result[line.player] += line.score
     return result

@@ -37,7 +37,7 @@ def test_simultaneous_submissions_one_wins_the_other_conflicts(postgres, alice, 
                 outcome[slot] = result.version
             except ResultConflict as conflict:
                 outcome[slot] = conflict
-            except Exception as error:  # noqa: BLE001 - reported by the assertion below
+            except Exception as error:
                 outcome[slot] = error
             finally:
                 connection.close()

@@ -177,7 +177,7 @@ def test_withdraw_player_keeps_history(alice):
 
 def test_import_csv_registers_every_row(alice):
     t = tournament_create(by=alice, name="Open")
-    data = "name,club,rating\nAda,Haifa,1700\nBram,,\n\nChana,Utrecht,1500\n".encode()
+    data = b"name,club,rating\nAda,Haifa,1700\nBram,,\n\nChana,Utrecht,1500\n"
     players = players_import_csv(tournament=t, by=alice, data=data)
     assert [(p.number, p.name, p.club, p.rating) for p in players] == [
         (1, "Ada", "Haifa", 1700),
@@ -261,8 +261,8 @@ def test_second_round_counts_repeat_meetings(alice):
 @pytest.mark.parametrize(
     ("tables", "needle"),
     [
-        (lambda ids: [ids[:4], ids[4:7] + [99999]], "unknown player 99999"),
-        (lambda ids: [ids[:4], ids[4:] + [ids[0]]], "seated twice"),
+        (lambda ids: [ids[:4], [*ids[4:7], 99999]], "unknown player 99999"),
+        (lambda ids: [ids[:4], [*ids[4:], ids[0]]], "seated twice"),
         (lambda ids: [ids[:4], ids[4:7]], "not seated"),
         (lambda ids: [ids[:5], ids[5:]], "seats 5 players"),
         (lambda ids: [ids[:7], ids[7:]], "seats 1 players"),
