@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "simple_history",
     "tournaments",
     "games",
@@ -137,24 +138,101 @@ LOGIN_URL = "/admin/login/"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+# A task is acknowledged only when it finished, and put back when its worker died, so a
+# recompute interrupted by a crash or a deploy is run again (recomputes are idempotent).
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 60)
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 90)
+# Redis hands an unacknowledged task to another worker after this long: it must exceed
+# the hard time limit, or a slow task would run twice at once.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3 * CELERY_TASK_TIME_LIMIT),
+    # Publishing waits at most a few seconds for a broker that is down; the standings
+    # then stay marked stale and the periodic repair catches up.
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 1,
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 1,
+}
+STANDINGS_REPAIR_SECONDS = env_int("STANDINGS_REPAIR_SECONDS", 30)
+CELERY_BEAT_SCHEDULE = {
+    "repair-stale-standings": {
+        "task": "scoring.repair_standings",
+        "schedule": STANDINGS_REPAIR_SECONDS,
+    },
+}
+
+# The cache holds throttling counters and the "a recompute is already queued" marks; with
+# Redis configured it is shared by every web process and worker.
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ.get("CACHE_URL", REDIS_URL),
+            "KEY_PREFIX": "rummitab",
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+        if os.environ.get("CACHE_URL", REDIS_URL)
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 
 REST_FRAMEWORK = {
+    # Token first: a request without credentials then gets 401 + WWW-Authenticate, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PARSER_CLASSES": [
+        "config.api.StrictJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "config.api.Page",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["config.api.AnonThrottle", "config.api.UserThrottle"],
+    # Rates as "<count>/<second|minute|hour|day>". `token` guards the password check of
+    # POST /api/v1/auth/token/ per IP address.
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("API_THROTTLE_ANON", "120/minute"),
+        "user": os.environ.get("API_THROTTLE_USER", "1200/minute"),
+        "token": os.environ.get("API_THROTTLE_TOKEN", "10/minute"),
+    },
 }
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Rummitab API",
-    "DESCRIPTION": "Tournament tab system for Rummikub clubs.",
+    "DESCRIPTION": (
+        "Tournament tab system for Rummikub clubs. Sign in with `POST /api/v1/auth/token/` "
+        "and send `Authorization: Token <token>`. Anonymous users read public tournaments; "
+        "organisers change their tournaments; scorekeepers enter results and penalties."
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI from the drf-spectacular-sidecar package: the docs work offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Production hardening: on whenever DEBUG is off, so `check --deploy` is clean.

@@ -8,16 +8,27 @@ pure `scoring.standings` rank it, and stores the snapshot for that version.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import Counter, defaultdict
 
+from celery import current_app
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import F, Max, OuterRef, Q, Subquery
 
 from games.models import Penalty, RackEntry, Result
 from tournaments.models import Player, Tournament
 
 from .models import Standings
 from .standings import GameLine, compute_standings
+
+logger = logging.getLogger(__name__)
+
+# A burst of entries within this window is folded into one recompute.
+COALESCE_SECONDS = 0.5
+# A pending mark outlives a lost task by at most this long.
+PENDING_SECONDS = 120
 
 
 def standings_changed(tournament: Tournament) -> None:
@@ -27,8 +38,6 @@ def standings_changed(tournament: Tournament) -> None:
     recompute, not one per change. The callbacks waiting for this commit are looked up on
     the connection, so a rolled-back change leaves nothing behind.
     """
-    from .tasks import recompute_standings
-
     tournament_id = tournament.pk
     connection = transaction.get_connection()
     if connection.in_atomic_block and any(
@@ -38,10 +47,52 @@ def standings_changed(tournament: Tournament) -> None:
         return
 
     def enqueue() -> None:
-        recompute_standings.delay(tournament_id)
+        request_recompute(tournament_id)
 
     enqueue.standings_of = tournament_id  # type: ignore[attr-defined]
     transaction.on_commit(enqueue)
+
+
+def _pending_key(tournament_id: int) -> str:
+    return f"standings:pending:{tournament_id}"
+
+
+def request_recompute(tournament_id: int) -> bool:
+    """Ask a worker to recompute; False when the broker could not be reached.
+
+    A burst of results becomes few recomputes: while one recompute is queued and not yet
+    started, further requests add nothing (a mark in the shared cache). The task clears
+    the mark *before* it reads the version, so a change that lands after that read queues
+    a new recompute and the standings always end at the final version.
+    """
+    from .tasks import recompute_standings
+
+    if current_app.conf.task_always_eager:
+        recompute_standings.delay(tournament_id)
+        return True
+    key = _pending_key(tournament_id)
+    try:
+        if not cache.add(key, 1, timeout=PENDING_SECONDS):
+            return True
+    except Exception:  # a cache outage must not lose the recompute: enqueue regardless
+        logger.warning("cache unreachable; enqueueing standings %s anyway", tournament_id)
+    try:
+        recompute_standings.apply_async((tournament_id,), countdown=COALESCE_SECONDS)
+    except Exception:
+        # The result is committed; only the standings are late. The periodic repair or
+        # the next read brings them up to date.
+        logger.warning("broker unreachable; standings of %s stay stale", tournament_id,
+                       exc_info=True)
+        clear_pending(tournament_id)
+        return False
+    return True
+
+
+def clear_pending(tournament_id: int) -> None:
+    try:
+        cache.delete(_pending_key(tournament_id))
+    except Exception:
+        logger.warning("cache unreachable; pending mark of %s not cleared", tournament_id)
 
 
 def standings_recompute(*, tournament_id: int) -> Standings | None:
@@ -133,3 +184,41 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
 
 def latest_standings(tournament: Tournament) -> Standings | None:
     return tournament.standings.order_by("-computed_version").first()
+
+
+def stale_tournament_ids() -> list[int]:
+    """Tournaments whose newest snapshot is behind their results version (or missing)."""
+    newest = (
+        Standings.objects.filter(tournament=OuterRef("pk"))
+        .order_by("-computed_version")
+        .values("computed_version")[:1]
+    )
+    return list(
+        Tournament.objects.annotate(computed=Subquery(newest))
+        .filter(Q(computed__isnull=True) | Q(computed__lt=F("results_version")))
+        .values_list("pk", flat=True)
+    )
+
+
+def standings_repair() -> list[int]:
+    """Bring every stale tournament's standings to its current version (periodic job)."""
+    repaired = stale_tournament_ids()
+    for tournament_id in repaired:
+        standings_recompute(tournament_id=tournament_id)
+    return repaired
+
+
+def standings_for_read(tournament: Tournament) -> tuple[Standings, bool]:
+    """The snapshot to show and whether it is stale.
+
+    A stale snapshot is shown as it is (marked stale) while a worker catches up; when no
+    worker can be asked, or there is no snapshot at all, it is computed here and now.
+    """
+    snapshot = latest_standings(tournament)
+    if snapshot is not None and snapshot.computed_version >= tournament.results_version:
+        return snapshot, False
+    if snapshot is None or not request_recompute(tournament.pk):
+        fresh = standings_recompute(tournament_id=tournament.pk)
+        assert fresh is not None
+        return fresh, fresh.computed_version < tournament.results_version
+    return snapshot, True

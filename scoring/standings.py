@@ -92,6 +92,8 @@ class Metric:
 
 @dataclass(frozen=True)
 class StandingRow:
+    """One player's place: ``metrics`` maps metric key to value, in ``METRICS`` order."""
+
     rank: int
     player: int
     metrics: dict[str, int]
@@ -192,11 +194,10 @@ def compute_standings(
         before = order[: order.index(HEAD_TO_HEAD)]
         values[HEAD_TO_HEAD] = _head_to_head(roster, before, values, games)
 
-    # Sort key: ascending tuple where smaller is better, so "higher" metrics are negated.
-    signs = [(values[k], -1 if METRICS[k].direction == "higher" else 1) for k in order]
-    keyed = sorted(
-        ((tuple(sign * column[p] for column, sign in signs), p) for p in roster),
-    )
+    # Sort key: a tuple in which smaller is better, so "higher" metrics are negated; the
+    # player id after it only makes the order inside a shared rank deterministic.
+    columns = [(values[k], -1 if METRICS[k].direction == "higher" else 1) for k in order]
+    keyed = sorted((tuple(sign * column[p] for column, sign in columns), p) for p in roster)
 
     reported = [k for k in METRICS if k in values]
     rows: list[StandingRow] = []

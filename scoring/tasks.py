@@ -1,11 +1,39 @@
-"""Celery tasks: thin shells that call one service with ids."""
+"""Celery tasks: thin shells that call one service with ids.
+
+Database hiccups (a restarted PostgreSQL, a dropped connection) are retried with growing,
+jittered delays; the recompute is idempotent, so running it twice is harmless.
+"""
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
 
 from . import services
 
+DATABASE_ERRORS = (OperationalError, InterfaceError)
 
-@shared_task(name="scoring.recompute_standings")
+
+@shared_task(
+    name="scoring.recompute_standings",
+    autoretry_for=DATABASE_ERRORS,
+    retry_backoff=1,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=8,
+)
 def recompute_standings(tournament_id: int) -> int | None:
+    # Cleared before the version is read: a change committed after this point asks for
+    # a new recompute instead of being folded into this one.
+    services.clear_pending(tournament_id)
     snapshot = services.standings_recompute(tournament_id=tournament_id)
     return snapshot.computed_version if snapshot else None
+
+
+@shared_task(
+    name="scoring.repair_standings",
+    autoretry_for=DATABASE_ERRORS,
+    retry_backoff=5,
+    retry_backoff_max=120,
+    max_retries=3,
+)
+def repair_standings() -> list[int]:
+    return services.standings_repair()

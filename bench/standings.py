@@ -1,0 +1,156 @@
+"""Benchmark: one full standings recompute against one raw SQL aggregate over the same rows.
+
+    python -m bench.standings --players 1000 --rounds 10
+    python -m bench.standings --players 5000 --rounds 15
+
+Builds a tournament (tables of 4, one game per seat, every game confirmed) in the
+configured database — use PostgreSQL: `DATABASE_URL=postgres://postgres@127.0.0.1:5432/
+rummitab` — then prints the median of 5 full recomputes, the median of 5 runs of a raw
+aggregate (sum of scores, games won, games played per player), their ratio, and the
+number of SQL queries of one recompute. Targets at 1,000 × 10: ratio ≤ 3, recompute ≤
+300 ms on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from games.models import Game, RackEntry, Result, Seat, Table  # noqa: E402
+from scoring.rules import PRESETS  # noqa: E402
+from scoring.services import standings_recompute  # noqa: E402
+from tournaments.models import Player, Round, Tournament  # noqa: E402
+
+RAW_AGGREGATE = """
+SELECT r.player_id, SUM(r.score), SUM(CASE WHEN r.winner THEN 1 ELSE 0 END), COUNT(*)
+FROM games_rackentry r
+JOIN games_result res ON res.id = r.result_id AND res.status = 'confirmed'
+JOIN games_game g ON g.id = res.game_id
+JOIN games_table t ON t.id = g.table_id
+JOIN tournaments_round rd ON rd.id = t.round_id
+WHERE rd.tournament_id = %s
+GROUP BY r.player_id
+"""
+
+
+def drop(slug: str) -> None:
+    """Remove an earlier benchmark tournament (racks, seats and penalties protect players)."""
+    RackEntry.objects.filter(player__tournament__slug=slug).delete()
+    Seat.objects.filter(round__tournament__slug=slug).delete()
+    Tournament.objects.filter(slug=slug).delete()
+
+
+@transaction.atomic
+def build(players: int, rounds: int, seed: int = 1) -> Tournament:
+    slug = f"bench-standings-{players}x{rounds}"
+    drop(slug)
+    rng = random.Random(seed)
+    user, _ = get_user_model().objects.get_or_create(username="bench")
+    t = Tournament.objects.create(
+        slug=slug, name=slug, rules=PRESETS["standard"].as_dict(), ranking=["games_won", "score"]
+    )
+    Player.objects.bulk_create(
+        Player(tournament=t, number=n, name=f"Player {n}") for n in range(1, players + 1)
+    )
+    ids = list(t.players.values_list("id", flat=True))
+    now = timezone.now()
+    for number in range(1, rounds + 1):
+        round_ = Round.objects.create(tournament=t, number=number, method="random")
+        rng.shuffle(ids)
+        groups = [ids[i : i + 4] for i in range(0, len(ids), 4)]
+        tables = Table.objects.bulk_create(
+            Table(round=round_, number=n) for n in range(1, len(groups) + 1)
+        )
+        Seat.objects.bulk_create(
+            Seat(table=table, round=round_, player_id=pid, position=pos)
+            for table, group in zip(tables, groups, strict=True)
+            for pos, pid in enumerate(group, start=1)
+        )
+        games = Game.objects.bulk_create(
+            Game(table=table, number=n, starter_position=(n - 1) % len(group) + 1)
+            for table, group in zip(tables, groups, strict=True)
+            for n in range(1, len(group) + 1)
+        )
+        results = Result.objects.bulk_create(
+            Result(game=game, version=1, end="rummikub", status="confirmed", submitted_by=user,
+                   confirmed_by=user, confirmed_at=now)
+            for game in games
+        )
+        group_of = {table.pk: group for table, group in zip(tables, groups, strict=True)}
+        racks = []
+        for result, game in zip(results, games, strict=True):
+            group = group_of[game.table_id]
+            winner = rng.choice(group)
+            charges = {p: rng.randint(1, 90) for p in group if p != winner}
+            for p in group:
+                won = p == winner
+                racks.append(RackEntry(
+                    result=result, player_id=p, tiles=None, points=charges.get(p, 0),
+                    tile_count=None if won else 3, charge=charges.get(p, 0),
+                    score=sum(charges.values()) if won else -charges[p], winner=won,
+                ))
+        RackEntry.objects.bulk_create(racks, batch_size=5000)
+    Tournament.objects.filter(pk=t.pk).update(results_version=1)
+    t.refresh_from_db()
+    return t
+
+
+def timed(fn, repeats: int = 5) -> list[float]:
+    runs = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        fn()
+        runs.append((time.perf_counter() - started) * 1000)
+    return runs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=10)
+    args = parser.parse_args()
+
+    started = time.perf_counter()
+    t = build(args.players, args.rounds)
+    rows = RackEntry.objects.filter(result__game__table__round__tournament=t).count()
+    print(f"database: {connection.vendor}; built {args.players} players × {args.rounds} "
+          f"rounds = {rows} rack rows in {time.perf_counter() - started:.1f}s")
+
+    def recompute() -> None:
+        t.standings.all().delete()
+        standings_recompute(tournament_id=t.pk)
+
+    def raw() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(RAW_AGGREGATE, [t.pk])
+            cursor.fetchall()
+
+    recompute()
+    raw()  # warm caches for both
+    full = statistics.median(timed(recompute))
+    aggregate = statistics.median(timed(raw))
+    t.standings.all().delete()
+    with CaptureQueriesContext(connection) as queries:
+        standings_recompute(tournament_id=t.pk)
+    print(f"full recompute (median of 5): {full:8.1f} ms")
+    print(f"raw SQL aggregate (median of 5): {aggregate:8.1f} ms")
+    print(f"ratio: {full / aggregate:.2f}")
+    print(f"queries per recompute: {len(queries)}")
+    drop(t.slug)
+
+
+if __name__ == "__main__":
+    main()
