@@ -18,6 +18,15 @@ Terms (RULES.md §2 to §4):
   plus bonuses, minus sanction points recorded by a referee.
 * **zero-sum** — the scores add up to 0; RULES.md §4 says exactly when this must hold,
   and ``score_game`` checks it every time it must.
+
+Decisions where RULES.md is silent (each is also commented where it is made):
+
+* When the pool ran out, the rack value decides who won, never a no-meld charge; a
+  winner may carry a no-meld flag then, and it costs them nothing.
+* ``difference`` subtracts the winners' rack value (tied winners share one value).
+* The loss cap limits what the loser finally pays, so it comes after the difference.
+* The runner-up bonus goes to every loser tied on the lowest charge (in a game of two,
+  the one loser); when all players tie as winners there is no runner-up.
 """
 
 from __future__ import annotations
@@ -318,11 +327,11 @@ def _checked_face(index: int, entry: RackIn, joker_penalty: int) -> int:
     if not 0 <= jokers <= MAX_JOKERS:
         raise error("jokers", f"jokers must be 0 to {MAX_JOKERS}, got {jokers}")
     if count is not None and jokers > count:
-        raise error("jokers", f"{jokers} jokers cannot be among {count} tiles")
+        raise error("jokers", f"{_many(jokers, 'joker')} cannot be among {_many(count, 'tile')}")
     face = points - jokers * joker_penalty
     if face < 0:
         raise error(
-            "points", f"{points} points cannot include {jokers} jokers at {joker_penalty} each"
+            "points", f"{points} points cannot include {_many(jokers, 'joker')} at {joker_penalty}"
         )
     if count is None:
         if face > NUMBERED_TOTAL_VALUE:
@@ -334,13 +343,15 @@ def _checked_face(index: int, entry: RackIn, joker_penalty: int) -> int:
         return face
     numbered = count - jokers
     if numbered > NUMBERED_TILES:
-        raise error("tile_count", f"{numbered} numbered tiles; a game has {NUMBERED_TILES}")
+        raise error(
+            "tile_count", f"{_many(numbered, 'numbered tile')}; a game has {NUMBERED_TILES}"
+        )
     low, high = face_value_bounds(numbered)
     if not low <= face <= high:
-        jokers_part = f" after {jokers} jokers at {joker_penalty}" if jokers else ""
+        jokers_part = f" after {_many(jokers, 'joker')} at {joker_penalty}" if jokers else ""
         raise error(
             "points",
-            f"{numbered} numbered tiles are worth {low} to {high} points, "
+            f"{_many(numbered, 'numbered tile')} can be worth {low} to {high} points, "
             f"so {points} points{jokers_part} is impossible",
         )
     return face
@@ -382,28 +393,24 @@ def _supply_errors(game: GameIn, racks: list[_Rack]) -> list[RuleError]:
         return [error]
     # Racks entered by totals hide their tiles, but their counts still add up.
     jokers = tiles = face = 0
-    for entry, rack in zip(game.racks, racks, strict=True):
-        totals = entry.tiles is None
-
-        def error(name: str, message: str, rack: _Rack = rack) -> RuleError:
-            return RuleError(("racks", rack.index, name), f"player {rack.player}: {message}")
-
+    for rack in racks:
         jokers += rack.jokers
         tiles += rack.tile_count or 0
         face += rack.face
         if jokers > MAX_JOKERS:
-            field = "jokers" if totals else "tiles"
-            return [error(field, f"a third joker over the racks; a game has {MAX_JOKERS}")]
-        if tiles > TOTAL_TILES:
-            return [error("tile_count", f"{tiles} tiles over the racks; a game has {TOTAL_TILES}")]
-        if face > NUMBERED_TOTAL_VALUE:
-            return [
-                error(
-                    "points",
-                    f"the racks hold {face} points of numbered tiles; "
-                    f"all of a game's numbered tiles are worth {NUMBERED_TOTAL_VALUE}",
-                )
-            ]
+            problem = ("jokers", f"a third joker over the racks; a game has {MAX_JOKERS}")
+        elif tiles > TOTAL_TILES:
+            problem = ("tile_count", f"{tiles} tiles over the racks; a game has {TOTAL_TILES}")
+        elif face > NUMBERED_TOTAL_VALUE:
+            problem = (
+                "points",
+                f"the racks hold {face} points of numbered tiles; "
+                f"all of a game's numbered tiles are worth {NUMBERED_TOTAL_VALUE}",
+            )
+        else:
+            continue
+        name = "tiles" if rack.by_tiles else problem[0]
+        return [RuleError(("racks", rack.index, name), f"player {rack.player}: {problem[1]}")]
     return []
 
 
@@ -416,7 +423,7 @@ def _rummikub_errors(winner: int, racks: list[_Rack]) -> list[RuleError]:
                     RuleError(
                         rack.where,
                         f"player {winner} went out, so their rack must be empty, "
-                        f"not {rack.value} points",
+                        f"not {_holding(rack)}",
                     )
                 )
             if rack.no_meld is not None:
@@ -479,19 +486,26 @@ def _exhausted_winners(
     return winners, []
 
 
-def _not_lowest(given: int, winners: tuple[int, ...], racks: list[_Rack], by_tiles: bool) -> str:
-    def holding(rack: _Rack) -> str:
-        return (
-            f"{rack.tile_count} tiles, {rack.value} points" if by_tiles else f"{rack.value} points"
-        )
+def _many(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
+
+def _holding(rack: _Rack) -> str:
+    """What a rack holds, in words: "2 tiles, 10 points" or "10 points"."""
+    points = _many(rack.value, "point")
+    return points if rack.tile_count is None else f"{_many(rack.tile_count, 'tile')}, {points}"
+
+
+def _not_lowest(given: int, winners: tuple[int, ...], racks: list[_Rack], by_tiles: bool) -> str:
     best = next(rack for rack in racks if rack.player in winners)
     claimed = next(rack for rack in racks if rack.player == given)
-    who = "player" if len(winners) == 1 else "players"
     names = ", ".join(str(player) for player in winners)
-    decided = "fewest tiles" if by_tiles else "lowest points"
+    lowest = f"player {names} has" if len(winners) == 1 else f"players {names} have"
+
+    def holding(rack: _Rack) -> str:
+        return _holding(rack) if by_tiles else _many(rack.value, "point")
+
     return (
-        f"player {given} is not lowest by {decided}: {who} {names} "
-        f"{'has' if len(winners) == 1 else 'have'} {holding(best)}, "
-        f"player {given} has {holding(claimed)}"
+        f"player {given} is not lowest by {'fewest tiles' if by_tiles else 'lowest points'}: "
+        f"{lowest} {holding(best)}, player {given} has {holding(claimed)}"
     )

@@ -23,8 +23,13 @@ def _need(what: str) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _eager_celery():
-    # Unit tests run jobs in-process; the integration tests start a real worker instead.
+def _in_process_jobs(request, settings):
+    """Unit tests run jobs in-process with a private cache; the integration tests (marked
+    `integration`) use the real broker, a real worker and the shared Redis cache."""
+    if request.node.get_closest_marker("integration"):
+        yield
+        return
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     previous = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True
     yield

@@ -86,12 +86,13 @@ def games(draw: st.DrawFn, rules: RuleSet) -> GameIn:
     winner_at = draw(st.integers(0, size - 1))
     if end == "rummikub":
         counts[winner_at] = 0
-    dealt = []
+    dealt, start = [], 0
     for count in counts:
-        dealt.append(tuple(shuffled[sum(map(len, dealt)) :][:count]))
+        dealt.append(tuple(shuffled[start : start + count]))
+        start += count
     if end == "pool_exhausted" and draw(st.booleans()):
         # A tie on rack value and tile count: several winners under either rule.
-        dealt[1] = _twin(dealt[0], list(shuffled[sum(counts) :])) or dealt[1]
+        dealt[1] = _twin(dealt[0], list(shuffled[start:])) or dealt[1]
     need_count = end == "pool_exhausted" and rules.exhausted_winner == "fewest_tiles"
     racks = []
     for player, rack in zip(players, dealt, strict=True):

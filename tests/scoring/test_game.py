@@ -98,14 +98,18 @@ def test_totals_need_points(rack: RackIn) -> None:
         (totals(2, 5, tile_count=107), "tile_count", ["107", "106"]),
         (totals(2, 60, jokers=3), "jokers", ["3"]),
         (totals(2, 5, jokers=-1), "jokers", ["-1"]),
-        (totals(2, 60, tile_count=1, jokers=2), "jokers", ["2 jokers", "1 tiles"]),
+        (totals(2, 60, tile_count=1, jokers=2), "jokers", ["2 jokers", "among 1 tile"]),
         # 20 points cannot hold a joker charged 30
-        (totals(2, 20, jokers=1), "points", ["20 points", "1 jokers at 30"]),
+        (totals(2, 20, jokers=1), "points", ["20 points", "1 joker at 30"]),
         (totals(2, 20, tile_count=2, jokers=1), "points", ["20 points", "30"]),
         # 3 numbered tiles are worth 3 to 39
         (totals(2, 50, tile_count=3), "points", ["3 to 39", "50 points"]),
         (totals(2, 2, tile_count=3), "points", ["3 to 39", "2 points"]),
-        (totals(2, 44, tile_count=2, jokers=1), "points", ["1 to 13", "44 points", "1 jokers"]),
+        (
+            totals(2, 44, tile_count=2, jokers=1),
+            "points",
+            ["1 numbered tile can be worth 1 to 13", "44 points after 1 joker"],
+        ),
         (totals(2, 5, tile_count=0), "points", ["0 to 0", "5 points"]),
         (totals(2, 729), "points", ["729", "728"]),
         (totals(2, 800, tile_count=106), "tile_count", ["106 numbered", "104"]),
@@ -169,6 +173,16 @@ def test_more_than_106_tiles_over_the_racks() -> None:
     sixty, fifty = face_value_bounds(60)[0], face_value_bounds(50)[0]
     game = rummikub(1, WINNER, totals(2, sixty, tile_count=60), totals(3, fifty, tile_count=50))
     with rule_error(("racks", 2, "tile_count"), "110 tiles", "106"):
+        validate_game(game, STANDARD)
+
+
+def test_a_rack_by_tiles_can_be_the_one_too_many() -> None:
+    hundred = face_value_bounds(100)[0]
+    game = rummikub(1, WINNER, totals(2, hundred, tile_count=100), tiles(3, "R1 B1 O1 K1 R2 B2 O2"))
+    with rule_error(("racks", 2, "tiles"), "player 3", "107 tiles"):
+        validate_game(game, STANDARD)
+    game = rummikub(1, WINNER, totals(2, 720), tiles(3, "K13"))
+    with rule_error(("racks", 2, "tiles"), "player 3", "733 points"):
         validate_game(game, STANDARD)
 
 

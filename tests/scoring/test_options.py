@@ -109,6 +109,18 @@ ROWS: list[tuple[str, dict[str, Any], GameIn, dict[int, int]]] = [
         rummikub(1, tiles(1, ""), tiles(2, "J R10"), tiles(3, "J B9")),
         {1: 50, 2: -20, 3: -20},
     ),
+    (
+        "everyone tied: winners without losers, no runner-up",
+        {"win_bonus": 10, "runner_up_bonus": 5},
+        exhausted(tiles(1, "R5"), tiles(2, "B5")),
+        {1: 10, 2: 10},
+    ),
+    (
+        "the one loser of two is the runner-up",
+        {"runner_up_bonus": 5},
+        rummikub(1, tiles(1, ""), tiles(2, "R10")),
+        {1: 10, 2: -5},
+    ),
     # Options of play, not of scoring: the scores stay the standard ones.
     ("meld 0", {"initial_meld": 0}, OUT, {1: 47, 2: -10, 3: -37}),
     ("meld 200", {"initial_meld": 200}, OUT, {1: 47, 2: -10, 3: -37}),
