@@ -24,8 +24,7 @@ def broker_down():
     saved = (conf.broker_url, conf.task_always_eager)
 
     def fresh_connections():
-        # As after a fork: drop pooled connections so the next publish dials anew.
-        celery_app.pool.force_close_all()
+        # As after a fork: forget pooled connections so the next publish dials anew.
         celery_app._after_fork()
 
     fresh_connections()
