@@ -25,7 +25,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
-from django.db import connection, transaction  # noqa: E402
+from django.db import connection, reset_queries, transaction  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
@@ -125,6 +125,12 @@ def main() -> None:
 
     started = time.perf_counter()
     t = build(args.players, args.rounds)
+    if connection.vendor == "postgresql":
+        # Fresh planner statistics and no dead rows from earlier runs, as autovacuum would
+        # leave a live database (it may be off on a test server); otherwise both timings
+        # depend on what ran before.
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
     rows = RackEntry.objects.filter(result__game__table__round__tournament=t).count()
     print(f"database: {connection.vendor}; built {args.players} players × {args.rounds} "
           f"rounds = {rows} rack rows in {time.perf_counter() - started:.1f}s")
@@ -143,6 +149,9 @@ def main() -> None:
     full = statistics.median(timed(recompute))
     aggregate = statistics.median(timed(raw))
     t.standings.all().delete()
+    # The query log is a bounded deque, full after the build: empty it, or the capture,
+    # which counts by the log's length, sees nothing.
+    reset_queries()
     with CaptureQueriesContext(connection) as queries:
         standings_recompute(tournament_id=t.pk)
     print(f"full recompute (median of 5): {full:8.1f} ms")

@@ -131,7 +131,10 @@ STORAGES = {
     },
 }
 
-LOGIN_URL = "/admin/login/"
+# The site's own sign-in page (django.contrib.auth views, templates/registration/).
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
 
 # Background jobs: a Redis broker when one is configured; otherwise tasks run in-process
 # (after the transaction commits) so a laptop needs nothing else.
@@ -229,6 +232,15 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Ids and numbers in paths (config.api_urls.IdConverter) are integers.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999}
+    },
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "PlayerStatusEnum": "tournaments.models.Player.Status",
+        "ResultStatusEnum": "games.models.Result.Status",
+    },
     # Swagger UI from the drf-spectacular-sidecar package: the docs work offline.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -1,8 +1,14 @@
 """URL routes: the admin, the REST API under /api/v1/, and the web pages."""
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/v1/", include("config.api_urls")),
+    # The web pages (templates/): sign-in, then each app's pages.
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("tournaments.urls")),
+    path("", include("games.urls")),
+    path("", include("scoring.urls")),
 ]

@@ -26,6 +26,8 @@ from tournaments.services import _stamp, bump_results_version
 from .models import Game, Penalty, RackEntry, Result
 
 NO_MELD_CHOICES = (None, "could_not", "declined")
+# Far beyond any real sanction, far below what the points column holds.
+MAX_SANCTION_POINTS = 10_000
 
 
 class ResultConflict(RuleError):
@@ -300,6 +302,10 @@ def penalty_record(
     if kind == Penalty.Kind.SANCTION:
         if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
             errors.append(RuleError("points", "a sanction needs a whole number of points > 0."))
+        elif points > MAX_SANCTION_POINTS:
+            errors.append(
+                RuleError("points", f"a sanction is at most {MAX_SANCTION_POINTS} points.")
+            )
     elif points not in (None, 0):
         errors.append(RuleError("points", "only a sanction carries points."))
     if note is None:

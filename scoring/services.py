@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import Counter, defaultdict
+from itertools import starmap
 
 from celery import current_app
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
-from django.db.models import F, Max, OuterRef, Q, Subquery
+from django.db import connection, transaction
+from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.utils import timezone
 
-from games.models import Penalty, RackEntry, Result
+from games.models import Penalty, Result
 from tournaments.models import Player, Tournament
 
 from .models import Standings
-from .standings import GameLine, compute_standings
+from .standings import SeriesLine, compute_standings_from_series
 
 logger = logging.getLogger(__name__)
 
@@ -95,61 +96,118 @@ def clear_pending(tournament_id: int) -> None:
         logger.warning("cache unreachable; pending mark of %s not cleared", tournament_id)
 
 
+# One row per series: a player's confirmed games at one table, summed, with the table's
+# round. A sanction takes its points off that player's score in that game, so sanctions are
+# summed per (game, player) first and joined to the racks. The tournament's tables are
+# picked before the racks are joined, so each rack is joined once (to its confirmed result
+# and game) rather than to result, game, table and round in turn; the round is looked up
+# per series, after the sum. Plain SQL that SQLite runs too; columns in SeriesLine's order.
+SERIES_SQL = """
+SELECT series.player_id, rnd.number, series.table_id, series.games, series.won,
+       series.rummikubs, series.score, series.charge, series.best_game
+FROM (
+    SELECT rack.player_id,
+           game.table_id,
+           COUNT(*) AS games,
+           SUM(CASE WHEN rack.winner THEN 1 ELSE 0 END) AS won,
+           SUM(CASE WHEN rack.winner AND result."end" = %(rummikub)s THEN 1 ELSE 0 END)
+               AS rummikubs,
+           SUM(rack.score - COALESCE(sanction.points, 0)) AS score,
+           SUM(CASE WHEN rack.winner THEN 0 ELSE rack.charge END) AS charge,
+           MAX(rack.score - COALESCE(sanction.points, 0)) AS best_game
+    FROM games_rackentry rack
+    JOIN games_result result ON result.id = rack.result_id
+    JOIN games_game game ON game.id = result.game_id
+    LEFT JOIN (
+        SELECT penalty.game_id, penalty.player_id, CAST(SUM(penalty.points) AS INTEGER) AS points
+        FROM games_penalty penalty
+        JOIN tournaments_player player ON player.id = penalty.player_id
+        WHERE player.tournament_id = %(tournament)s
+          AND penalty.kind = %(sanction)s AND NOT penalty.voided
+        GROUP BY penalty.game_id, penalty.player_id
+    ) sanction ON sanction.game_id = result.game_id AND sanction.player_id = rack.player_id
+    WHERE result.status = %(confirmed)s
+      AND game.table_id IN (
+          SELECT tbl.id
+          FROM games_table tbl
+          JOIN tournaments_round rnd ON rnd.id = tbl.round_id
+          WHERE rnd.tournament_id = %(tournament)s
+      )
+    GROUP BY rack.player_id, game.table_id
+) series
+JOIN games_table tbl ON tbl.id = series.table_id
+JOIN tournaments_round rnd ON rnd.id = tbl.round_id
+"""
+
+
+def _series_lines(tournament_id: int) -> list[SeriesLine]:
+    """The tournament's series lines, from confirmed results only (one query)."""
+    params = {
+        "tournament": tournament_id,
+        "confirmed": Result.Status.CONFIRMED.value,
+        "rummikub": Result.End.RUMMIKUB.value,
+        "sanction": Penalty.Kind.SANCTION.value,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(SERIES_SQL, params)
+        return list(starmap(SeriesLine, cursor.fetchall()))
+
+
+# One statement, so one round trip: bulk_create(ignore_conflicts=True) would wrap it in
+# BEGIN ... COMMIT and not return the id, which would take another query.
+INSERT_SNAPSHOT_SQL = """
+INSERT INTO scoring_standings
+    (tournament_id, computed_version, computed_at, ranking, rows, duration_ms)
+VALUES (%s, %s, %s, %s, %s, %s)
+ON CONFLICT (tournament_id, computed_version) DO NOTHING
+RETURNING id
+"""
+
+
+def _insert_snapshot(snapshot: Standings) -> int | None:
+    """Store the snapshot unless its version is stored already; its id, or None then."""
+    fields = ("tournament", "computed_version", "computed_at", "ranking", "rows", "duration_ms")
+    # The fields' own conversions, so the JSON and the time are stored as the ORM would.
+    params = [
+        Standings._meta.get_field(name).get_db_prep_save(
+            getattr(snapshot, Standings._meta.get_field(name).attname), connection
+        )
+        for name in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(INSERT_SNAPSHOT_SQL, params)
+        row = cursor.fetchone()
+    return None if row is None else row[0]
+
+
 def standings_recompute(*, tournament_id: int) -> Standings | None:
-    """The snapshot for the tournament's current results version (None if it is gone)."""
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    """The snapshot for the tournament's current results version (None if it is gone).
+
+    Four SQL queries whatever the size: the tournament with the id of its snapshot at
+    that version if there is one, the players with their penalty counts, the series
+    sums, and the insert. (Five if another worker stored the same version meanwhile.)
+    """
+    current = Standings.objects.filter(
+        tournament=OuterRef("pk"), computed_version=OuterRef("results_version")
+    ).values("pk")
+    tournament = (
+        Tournament.objects.filter(pk=tournament_id).annotate(snapshot_id=Subquery(current)).first()
+    )
     if tournament is None:
         return None
-    version = tournament.results_version
-    existing = Standings.objects.filter(tournament=tournament, computed_version=version).first()
-    if existing is not None:
-        return existing
+    if tournament.snapshot_id is not None:
+        return Standings.objects.get(pk=tournament.snapshot_id)
 
     started = time.perf_counter()
     players = list(
-        Player.objects.filter(tournament=tournament).values_list(
-            "id", "number", "name", "club", "status"
-        )
+        Player.objects.filter(tournament=tournament)
+        .annotate(penalty_count=Count("penalties", filter=Q(penalties__voided=False)))
+        .values_list("id", "number", "name", "club", "status", "penalty_count")
     )
-    penalties: Counter[int] = Counter()
-    sanctions: defaultdict[tuple[int, int], int] = defaultdict(int)
-    for game_id, player_id, kind, points in Penalty.objects.filter(
-        game__table__round__tournament=tournament, voided=False
-    ).values_list("game_id", "player_id", "kind", "points"):
-        penalties[player_id] += 1
-        if kind == Penalty.Kind.SANCTION:
-            sanctions[(game_id, player_id)] += points
-    lines = [
-        GameLine(
-            player=player_id,
-            round=round_number,
-            table=table_id,
-            game=game_id,
-            score=score - sanctions.get((game_id, player_id), 0),
-            charge=charge,
-            winner=winner,
-            rummikub=winner and end == Result.End.RUMMIKUB,
-        )
-        for player_id, round_number, table_id, game_id, score, charge, winner, end in (
-            RackEntry.objects.filter(
-                result__game__table__round__tournament=tournament,
-                result__status=Result.Status.CONFIRMED,
-            ).values_list(
-                "player_id",
-                "result__game__table__round__number",
-                "result__game__table_id",
-                "result__game_id",
-                "score",
-                "charge",
-                "winner",
-                "result__end",
-            )
-        )
-    ]
-    rows = compute_standings(
+    rows = compute_standings_from_series(
         players=[p[0] for p in players],
-        lines=lines,
-        penalties=penalties,
+        series=_series_lines(tournament.pk),
+        penalties={p[0]: p[5] for p in players},
         ranking=tournament.ranking,
         lot_seed=f"{tournament.pk}:{tournament.slug}",
     )
@@ -168,18 +226,22 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
         }
         for row in rows
     ]
-    try:
-        with transaction.atomic():
-            return Standings.objects.create(
-                tournament=tournament,
-                computed_version=version,
-                ranking=list(tournament.ranking),
-                rows=stored,
-                duration_ms=round((time.perf_counter() - started) * 1000),
-            )
-    except IntegrityError:
+    snapshot = Standings(
+        tournament=tournament,
+        computed_version=tournament.results_version,
+        computed_at=timezone.now(),
+        ranking=list(tournament.ranking),
+        rows=stored,
+        duration_ms=round((time.perf_counter() - started) * 1000),
+    )
+    snapshot.pk = _insert_snapshot(snapshot)
+    if snapshot.pk is None:
         # Another worker stored this version first; theirs is the same table.
-        return Standings.objects.get(tournament=tournament, computed_version=version)
+        return Standings.objects.get(
+            tournament=tournament, computed_version=tournament.results_version
+        )
+    snapshot._state.adding = False  # it is in the database now, as if loaded from there
+    return snapshot
 
 
 def latest_standings(tournament: Tournament) -> Standings | None:

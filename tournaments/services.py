@@ -37,6 +37,9 @@ def _text(field: str, value: object, *, max_length: int, required: bool = True) 
     if not isinstance(value, str):
         raise RuleError(field, "must be text.")
     value = value.strip()
+    if "\x00" in value:
+        # No database column takes NUL characters (PostgreSQL refuses them outright).
+        raise RuleError(field, "must not contain NUL characters.")
     if required and not value:
         raise RuleError(field, "is required.")
     if len(value) > max_length:
@@ -89,6 +92,15 @@ def _unique_slug(base: str) -> str:
     while Tournament.objects.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
     return slug
+
+
+def _rule_overrides(rules: object) -> Mapping[str, Any]:
+    """The `rules` a user sent: an object of option: value pairs (or nothing)."""
+    if rules is None:
+        return {}
+    if not isinstance(rules, Mapping):
+        raise RuleError("rules", "must be an object of option: value pairs.")
+    return rules
 
 
 def _settings_errors(values: Mapping[str, Any]) -> list[RuleError]:
@@ -146,7 +158,7 @@ def tournament_create(
     preset = preset or DEFAULT_PRESET
     rule_set = None
     try:
-        rule_set = resolve_rules(preset, rules or {})
+        rule_set = resolve_rules(preset, _rule_overrides(rules))
     except RuleError as error:
         errors.extend(error.flatten())
     try:
@@ -248,10 +260,10 @@ def tournament_update(*, tournament: Tournament, by: Any, **changes: Any) -> Tou
             errors.append(RuleError(field, "rules cannot change once a result has been entered."))
         else:
             preset = changes.get("preset") or tournament.rules["preset"]
-            overrides = dict(changes.get("rules") or {})
-            if "preset" not in changes:
-                overrides = {**_overrides(tournament.rules), **overrides}
             try:
+                overrides = dict(_rule_overrides(changes.get("rules")))
+                if "preset" not in changes:
+                    overrides = {**_overrides(tournament.rules), **overrides}
                 changes["rules"] = resolve_rules(preset, overrides).as_dict()
             except RuleError as error:
                 errors.extend(error.flatten())
@@ -388,7 +400,11 @@ def players_import_csv(*, tournament: Tournament, by: Any, data: bytes | str) ->
     """
     text = _decode_csv(data)
     reader = csv.reader(io.StringIO(text))
-    header = [h.strip().lower() for h in next(reader, [])]
+    try:
+        table = list(reader)
+    except csv.Error as error:  # e.g. a cell longer than the csv module allows
+        raise RuleError("file", f"line {reader.line_num}: {error}.") from None
+    header = [h.strip().lower() for h in (table[0] if table else [])]
     if "name" not in header:
         raise RuleError("file", "line 1: the header row must name the columns name,club,rating.")
     unknown = [h for h in header if h not in {"name", "club", "rating"}]
@@ -396,7 +412,7 @@ def players_import_csv(*, tournament: Tournament, by: Any, data: bytes | str) ->
         raise RuleError("file", f"line 1: unknown column '{unknown[0]}'; use name,club,rating.")
     rows: list[dict[str, Any]] = []
     errors: list[RuleError] = []
-    for line, cells in enumerate(reader, start=2):
+    for line, cells in enumerate(table[1:], start=2):
         if not any(cell.strip() for cell in cells):
             continue  # blank lines are harmless
         if len(cells) > len(header):
@@ -548,3 +564,51 @@ def seating_quality(tournament: Tournament, round_: Round) -> dict[str, int]:
                 if round_number == round_.number and meetings[pair] > 1:
                     repeat_pairs += 1
     return {"repeat_pairs": repeat_pairs, "max_meetings": max(meetings.values(), default=0)}
+
+
+@transaction.atomic
+def seat_swap(*, round_: Round, by: Any, player_a: object, player_b: object) -> Round:
+    """Two players of one round exchange seats, at one table or across two.
+
+    Refused once any game at an affected table has a result (any version, even one
+    awaiting confirmation): the series there has begun. The seat rows are replaced, so
+    their history shows who sat where before and who made the swap. The round's seating
+    quality is computed again.
+    """
+    from games.models import Game, Result, Seat
+
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    errors: list[RuleError] = []
+    seats: dict[str, Seat] = {}
+    for field, pid in (("player_a", player_a), ("player_b", player_b)):
+        if isinstance(pid, bool) or not isinstance(pid, int):
+            errors.append(RuleError(field, "choose a player."))
+            continue
+        seat = Seat.objects.select_related("player").filter(round=round_, player_id=pid).first()
+        if seat is None:
+            errors.append(RuleError(field, f"player {pid} has no seat in round {round_.number}."))
+        else:
+            seats[field] = seat
+    if not errors and player_a == player_b:
+        errors.append(RuleError("player_b", "choose two different players."))
+    raise_all(errors)
+    a, b = seats["player_a"], seats["player_b"]
+    tables = {a.table_id, b.table_id}
+    # Locking the games makes a result entered at the same moment wait for the swap (and
+    # then see the new seats) or land first (and then the swap is refused below).
+    list(Game.objects.select_for_update().filter(table_id__in=tables).values_list("pk"))
+    if Result.objects.filter(game__table_id__in=tables).exists():
+        raise RuleError((), "a game at these tables already has a result; seats stay as they are.")
+    # Delete, then create: swapping the players in place would break the one-seat-per-round
+    # and one-player-per-position constraints half-way through.
+    swapped = [(a, b.player), (b, a.player)]
+    for seat, _ in swapped:
+        seat._change_reason = "seat swap"
+        _stamp(seat, by).delete()
+    for seat, player in swapped:
+        new = Seat(table_id=seat.table_id, round=round_, player=player, position=seat.position)
+        new._change_reason = "seat swap"
+        _stamp(new, by).save()
+    round_.quality = seating_quality(round_.tournament, round_)
+    round_.save(update_fields=["quality"])
+    return round_

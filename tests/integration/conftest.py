@@ -39,10 +39,28 @@ class Worker:
     def __init__(self, app_module: str, env: dict[str, str], log: Path):
         self.log = log
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", app_module, "worker", "--pool", "prefork",
-             "--concurrency", "1", "--loglevel", "INFO", "--without-gossip",
-             "--without-mingle", "-n", f"it-{os.getpid()}@%h"],
-            cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                app_module,
+                "worker",
+                "--pool",
+                "prefork",
+                "--concurrency",
+                "1",
+                "--loglevel",
+                "INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "-n",
+                f"it-{os.getpid()}@%h",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log.open("w"),
+            stderr=subprocess.STDOUT,
             start_new_session=True,
         )
         self.wait_ready()

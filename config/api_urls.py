@@ -1,0 +1,57 @@
+"""Routes of the REST API, mounted at /api/v1/ (API.md)."""
+
+from django.urls import path, register_converter
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config.auth_api import TokenView
+from games import api as games
+from scoring import api as scoring
+from tournaments import api as tournaments
+
+
+class IdConverter:
+    """A database id or number: digits, at most 18 of them, so that it always fits a
+    64-bit column (a longer one is simply not found)."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "id")
+
+T = "tournaments/<slug:slug>/"
+
+urlpatterns = [
+    path("auth/token/", TokenView.as_view(), name="api-token"),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("tournaments/", tournaments.TournamentListView.as_view(), name="api-tournaments"),
+    path(T, tournaments.TournamentDetailView.as_view(), name="api-tournament"),
+    path(T + "staff/", tournaments.StaffView.as_view(), name="api-staff"),
+    path(T + "players/", tournaments.PlayerListView.as_view(), name="api-players"),
+    path(T + "players/import/", tournaments.PlayerImportView.as_view(), name="api-players-import"),
+    path(T + "players/<id:pk>/", tournaments.PlayerDetailView.as_view(), name="api-player"),
+    path(T + "rounds/", tournaments.RoundListView.as_view(), name="api-rounds"),
+    path(T + "rounds/<id:number>/", tournaments.RoundDetailView.as_view(), name="api-round"),
+    path(T + "games/", games.GameListView.as_view(), name="api-tournament-games"),
+    path(T + "standings/", scoring.StandingsView.as_view(), name="api-standings"),
+    path(
+        "tournaments/<slug:slug>/standings.csv",
+        scoring.StandingsCSVView.as_view(),
+        name="api-standings-csv",
+    ),
+    path("games/<id:pk>/", games.GameDetailView.as_view(), name="api-game"),
+    path("games/<id:pk>/results/", games.ResultListView.as_view(), name="api-results"),
+    path(
+        "games/<id:pk>/results/<id:version>/confirm/",
+        games.ResultConfirmView.as_view(),
+        name="api-result-confirm",
+    ),
+    path("games/<id:pk>/penalties/", games.PenaltyListView.as_view(), name="api-penalties"),
+    path("penalties/<id:pk>/", games.PenaltyDetailView.as_view(), name="api-penalty"),
+]

@@ -1,0 +1,513 @@
+"""REST API for games, result versions and penalties (API.md).
+
+Thin views over `games.services`: the input serializers read the request's shape, the
+services validate it against the rules and the seating (naming every wrong field), score
+it with the engine and store it. Stale entries answer 409 with `current_version`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.db.models import QuerySet
+from django.http import Http404
+from django.utils.functional import cached_property
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.generics import ListAPIView
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import StaffWrites, errors
+from tournaments.api import TournamentScoped, valid
+
+from . import services
+from .models import Game, Penalty, RackEntry, Result
+from .selectors import games_shown, results_shown, visible_game, visible_penalty, with_result_flag
+
+# --- serializers ----------------------------------------------------------------------------
+
+
+class RackOut(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id", help_text="Player id.")
+    tiles = serializers.CharField(
+        allow_null=True, help_text="Canonical tiles; null when entered by points."
+    )
+    points = serializers.IntegerField(help_text="Rack value: face values + joker penalty.")
+    tile_count = serializers.IntegerField(allow_null=True)
+    jokers = serializers.IntegerField()
+    no_meld = serializers.ChoiceField(choices=RackEntry.NoMeld.choices, allow_null=True)
+    charge = serializers.IntegerField(help_text="What this player paid as a loser (0 if won).")
+    score = serializers.IntegerField(
+        help_text="Game score *before* sanction points: sanctions are penalties, which the "
+        "standings subtract."
+    )
+    winner = serializers.BooleanField()
+
+
+class ResultOut(serializers.Serializer):
+    version = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Result.Status.choices)
+    end = serializers.ChoiceField(choices=Result.End.choices)
+    racks = RackOut(many=True)
+    submitted_by = serializers.CharField(source="submitted_by.username")
+    submitted_at = serializers.DateTimeField()
+    confirmed_by = serializers.CharField(source="confirmed_by.username", allow_null=True)
+    confirmed_at = serializers.DateTimeField(allow_null=True)
+
+
+class RackIn(serializers.Serializer):
+    player = serializers.IntegerField(help_text="Player id (not the start number).")
+    tiles = serializers.CharField(
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        trim_whitespace=False,
+        max_length=1000,
+        help_text='The rack in tile notation (RULES.md §1), e.g. `R4 B10 J`; `""` is an '
+        "empty rack. Either `tiles` or `points`.",
+    )
+    points = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Rack value, when entered by totals."
+    )
+    tile_count = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Tiles on the rack; required when the rules decide pool-exhausted games "
+        "by tile count.",
+    )
+    jokers = serializers.IntegerField(
+        required=False, allow_null=True, help_text="How many of the points are jokers (0-2)."
+    )
+    no_meld = serializers.ChoiceField(
+        choices=RackEntry.NoMeld.choices,
+        required=False,
+        allow_null=True,
+        help_text="The player never made the opening meld: could not, or declined.",
+    )
+
+
+class ResultIn(serializers.Serializer):
+    based_on = serializers.IntegerField(
+        help_text="The version this entry replaces (0 for the first); not the latest → 409."
+    )
+    end = serializers.ChoiceField(choices=Result.End.choices)
+    winner = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Player id; required for `rummikub`, computed for `pool_exhausted` (if "
+        "given, it must match).",
+    )
+    racks = RackIn(many=True, help_text="Each seated player exactly once.")
+
+
+class PenaltyOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id", help_text="Player id.")
+    kind = serializers.ChoiceField(choices=Penalty.Kind.choices)
+    tiles_drawn = serializers.IntegerField()
+    points = serializers.IntegerField()
+    note = serializers.CharField(allow_blank=True)
+    recorded_by = serializers.CharField(source="recorded_by.username")
+    recorded_at = serializers.DateTimeField()
+    voided = serializers.BooleanField(help_text="Voided penalties stay in the history.")
+
+
+class PenaltyIn(serializers.Serializer):
+    player = serializers.IntegerField(help_text="Player id; must be seated at this table.")
+    kind = serializers.ChoiceField(choices=Penalty.Kind.choices)
+    points = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Sanctions only: points (> 0) taken off the player's score in this game.",
+    )
+    note = serializers.CharField(
+        required=False, allow_blank=True, allow_null=True, help_text="Up to 300 characters."
+    )
+
+
+class GamePlayerOut(serializers.Serializer):
+    position = serializers.IntegerField(help_text="Seat position at the table.")
+    player = serializers.IntegerField(source="player.id", help_text="Player id.")
+    number = serializers.IntegerField(source="player.number")
+    name = serializers.CharField(source="player.name")
+    club = serializers.CharField(source="player.club")
+
+
+class GameOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    tournament = serializers.CharField(source="table.round.tournament.slug")
+    round = serializers.IntegerField(source="table.round.number", help_text="Round number.")
+    table = serializers.IntegerField(source="table.number", help_text="Table number.")
+    number = serializers.IntegerField(help_text="Game number in the table's series.")
+    starter = serializers.IntegerField(
+        source="starter_position", help_text="Seat position of the player who starts."
+    )
+    players = GamePlayerOut(source="table.seats", many=True)
+    result = serializers.SerializerMethodField()
+    penalties = PenaltyOut(many=True)
+
+    @extend_schema_field(ResultOut(allow_null=True))
+    def get_result(self, game: Game) -> dict | None:
+        confirmed = getattr(game, "confirmed_results", None)
+        if confirmed is None:
+            confirmed = list(results_shown().filter(game=game, status=Result.Status.CONFIRMED))
+        return ResultOut(confirmed[0]).data if confirmed else None
+
+
+RESULT_EXAMPLE = {
+    "version": 1,
+    "status": "confirmed",
+    "end": "rummikub",
+    "racks": [
+        {
+            "player": 11,
+            "tiles": "",
+            "points": 0,
+            "tile_count": 0,
+            "jokers": 0,
+            "no_meld": None,
+            "charge": 0,
+            "score": 108,
+            "winner": True,
+        },
+        {
+            "player": 12,
+            "tiles": "2 B10 R4",
+            "points": 16,
+            "tile_count": 3,
+            "jokers": 0,
+            "no_meld": None,
+            "charge": 16,
+            "score": -16,
+            "winner": False,
+        },
+        {
+            "player": 13,
+            "tiles": "7 J",
+            "points": 37,
+            "tile_count": 2,
+            "jokers": 1,
+            "no_meld": None,
+            "charge": 37,
+            "score": -37,
+            "winner": False,
+        },
+        {
+            "player": 14,
+            "tiles": None,
+            "points": 23,
+            "tile_count": 4,
+            "jokers": 0,
+            "no_meld": "could_not",
+            "charge": 23,
+            "score": -23,
+            "winner": False,
+        },
+    ],
+    "submitted_by": "bob",
+    "submitted_at": "2026-12-05T14:03:12.511Z",
+    "confirmed_by": "bob",
+    "confirmed_at": "2026-12-05T14:03:12.511Z",
+}
+RESULT_REQUEST_EXAMPLE = {
+    "based_on": 0,
+    "end": "rummikub",
+    "winner": 11,
+    "racks": [
+        {"player": 11, "tiles": ""},
+        {"player": 12, "tiles": "R4 B10 K2"},
+        {"player": 13, "tiles": "J 7"},
+        {"player": 14, "points": 23, "tile_count": 4, "jokers": 0, "no_meld": "could_not"},
+    ],
+}
+PENALTY_EXAMPLE = {
+    "id": 3,
+    "player": 12,
+    "kind": "timeout",
+    "tiles_drawn": 1,
+    "points": 0,
+    "note": "turn ran past two minutes",
+    "recorded_by": "bob",
+    "recorded_at": "2026-12-05T13:51:40.102Z",
+    "voided": False,
+}
+GAME_EXAMPLE = {
+    "id": 31,
+    "tournament": "club-open",
+    "round": 1,
+    "table": 1,
+    "number": 1,
+    "starter": 1,
+    "players": [
+        {"position": n, "player": 10 + n, "number": n, "name": f"Player {n}", "club": ""}
+        for n in range(1, 5)
+    ],
+    "result": RESULT_EXAMPLE,
+    "penalties": [PENALTY_EXAMPLE],
+}
+
+
+# --- games ----------------------------------------------------------------------------------
+
+
+class IntegerFilter(filters.Filter):
+    field_class = forms.IntegerField
+
+
+class StrictBooleanField(forms.NullBooleanField):
+    """`true`/`false` (or 1/0); anything else is a 400, not silently no filter at all."""
+
+    def to_python(self, value: Any) -> bool | None:
+        text = str(value).strip().lower() if value is not None else ""
+        if text == "":
+            return None
+        if text in ("true", "1"):
+            return True
+        if text in ("false", "0"):
+            return False
+        raise forms.ValidationError("Give true or false.", code="invalid")
+
+    def validate(self, value: Any) -> None:
+        pass
+
+
+class StrictBooleanFilter(filters.BooleanFilter):
+    field_class = StrictBooleanField
+
+
+class GameFilter(filters.FilterSet):
+    round = IntegerFilter(
+        field_name="table__round__number", min_value=1, max_value=32767, help_text="Round number."
+    )
+    table = IntegerFilter(
+        field_name="table__number", min_value=1, max_value=32767, help_text="Table number."
+    )
+    has_result = StrictBooleanFilter(
+        field_name="has_result",
+        widget=forms.TextInput,
+        help_text="Only games with (true) or without (false) a confirmed result.",
+    )
+
+    class Meta:
+        model = Game
+        fields = ["round", "table", "has_result"]
+
+
+class GameListView(TournamentScoped, ListAPIView):
+    serializer_class = GameOut
+    filterset_class = GameFilter
+
+    def get_queryset(self) -> QuerySet[Game]:
+        if self.fake():
+            return Game.objects.none()
+        return with_result_flag(games_shown().filter(table__round__tournament=self.tournament))
+
+    @extend_schema(
+        tags=["games"],
+        summary="List a tournament's games",
+        responses={200: GameOut(many=True), **errors(400, 404)},
+        description="Every game of the tournament by round, table and game number, each as "
+        "`GET /games/{id}/` shows it. Filter by `round` and `table` number and `has_result`.",
+        examples=[
+            OpenApiExample(
+                "A page",
+                value=GAME_EXAMPLE,
+                response_only=True,
+            )
+        ],
+    )
+    def get(self, request: Any, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class GameScoped:
+    """For views under /games/{id}/: `self.game`, if the user may see it (else 404)."""
+
+    kwargs: dict[str, Any]
+    request: Any
+
+    @cached_property
+    def game(self) -> Game:
+        game = visible_game(self.request.user, self.kwargs["pk"])
+        if game is None:
+            raise Http404("No such game.")
+        return game
+
+
+class GameDetailView(APIView):
+    @extend_schema(
+        tags=["games"],
+        summary="Read a game",
+        description="One game: its round, table, starter, the seated players, the current "
+        "confirmed result (or null) and every penalty (voided ones flagged).",
+        responses={200: GameOut, **errors(404)},
+        examples=[OpenApiExample("Game", value=GAME_EXAMPLE, response_only=True)],
+    )
+    def get(self, request: Any, pk: int) -> Response:
+        game = visible_game(request.user, pk, games_shown())
+        if game is None:
+            raise Http404("No such game.")
+        return Response(GameOut(game).data)
+
+
+# --- results --------------------------------------------------------------------------------
+
+
+class ResultListView(GameScoped, ListAPIView):
+    permission_classes = [StaffWrites]
+    serializer_class = ResultOut
+
+    def get_queryset(self) -> QuerySet[Result]:
+        if getattr(self, "swagger_fake_view", False):
+            return Result.objects.none()
+        return results_shown().filter(game=self.game).order_by("version")
+
+    @extend_schema(
+        tags=["results"],
+        summary="List a game's result versions",
+        responses={200: ResultOut(many=True), **errors(400, 404)},
+        description="Every version ever entered, oldest first: `confirmed` (the current "
+        "one), `submitted` (awaiting confirmation), `superseded` or `discarded`.",
+        examples=[
+            OpenApiExample(
+                "A page",
+                value=RESULT_EXAMPLE,
+                response_only=True,
+            )
+        ],
+    )
+    def get(self, request: Any, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        tags=["results"],
+        summary="Enter a result version",
+        description="Organisers and scorekeepers. Each seated player exactly once; a rack "
+        "is `tiles` or `points` (+ `tile_count`, `jokers`). The engine validates and "
+        "scores it; rack `score`s are before sanction points (penalties, which standings "
+        "subtract). `status` is `confirmed` at once unless the tournament wants "
+        "confirmation. `based_on` not the latest version → 409 naming `current_version`.",
+        request=ResultIn,
+        responses={201: ResultOut, **errors(400, 401, 403, 404, 409)},
+        examples=[
+            OpenApiExample("Rummikub", value=RESULT_REQUEST_EXAMPLE, request_only=True),
+            OpenApiExample("Stored", value=RESULT_EXAMPLE, response_only=True),
+            OpenApiExample(
+                "Bad tile",
+                value={"racks": [{}, {"tiles": ["unknown tile 'X4'; write a colour ..."]}]},
+                response_only=True,
+                status_codes=["400"],
+            ),
+            OpenApiExample(
+                "Stale",
+                value={
+                    "based_on": [
+                        "this entry is based on version 1, but the game is now at "
+                        "version 2; reload it and enter your correction again."
+                    ],
+                    "current_version": 2,
+                },
+                response_only=True,
+                status_codes=["409"],
+            ),
+        ],
+    )
+    def post(self, request: Any, pk: int) -> Response:
+        game = self.game
+        self.check_object_permissions(request, game)
+        data = valid(ResultIn, request.data)
+        data["racks"] = [dict(rack) for rack in data["racks"]]
+        result = services.result_submit(game=game, by=request.user, **data)
+        return Response(
+            ResultOut(results_shown().get(pk=result.pk)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class ResultConfirmView(GameScoped, APIView):
+    permission_classes = [StaffWrites]
+
+    @extend_schema(
+        tags=["results"],
+        summary="Confirm a submitted version",
+        description="When the tournament wants results confirmed: another organiser or "
+        "scorekeeper confirms a `submitted` version (its submitter gets 403, but an "
+        "organiser may confirm their own). It replaces the game's confirmed version.",
+        request=None,
+        responses={200: ResultOut, **errors(400, 401, 403, 404)},
+        examples=[
+            OpenApiExample(
+                "Confirmed",
+                value={**RESULT_EXAMPLE, "confirmed_by": "carol"},
+                response_only=True,
+            )
+        ],
+    )
+    def post(self, request: Any, pk: int, version: int) -> Response:
+        game = self.game
+        self.check_object_permissions(request, game)
+        result = game.results.filter(version=version).first()
+        if result is None:
+            raise Http404("No such version.")
+        result = services.result_confirm(result=result, by=request.user)
+        return Response(ResultOut(results_shown().get(pk=result.pk)).data)
+
+
+# --- penalties ------------------------------------------------------------------------------
+
+
+class PenaltyListView(GameScoped, APIView):
+    permission_classes = [StaffWrites]
+
+    @extend_schema(
+        tags=["penalties"],
+        summary="Record a penalty",
+        description="Organisers and scorekeepers. `timeout` and `failed_manipulation` make "
+        "the player draw tiles (from the rules' `timeout_draw` / `failed_manipulation_draw`); "
+        "a `sanction` needs `points` > 0, taken off that player's score in this game.",
+        request=PenaltyIn,
+        responses={201: PenaltyOut, **errors(400, 401, 403, 404)},
+        examples=[
+            OpenApiExample(
+                "Timeout",
+                value={"player": 12, "kind": "timeout", "note": "turn ran past two minutes"},
+                request_only=True,
+            ),
+            OpenApiExample("Recorded", value=PENALTY_EXAMPLE, response_only=True),
+        ],
+    )
+    def post(self, request: Any, pk: int) -> Response:
+        game = self.game
+        self.check_object_permissions(request, game)
+        data = valid(PenaltyIn, request.data)
+        penalty = services.penalty_record(game=game, by=request.user, **data)
+        return Response(PenaltyOut(penalty).data, status=status.HTTP_201_CREATED)
+
+
+class PenaltyDetailView(APIView):
+    permission_classes = [StaffWrites]
+
+    @extend_schema(
+        tags=["penalties"],
+        summary="Void a penalty",
+        description="Organisers and scorekeepers. The penalty stops counting but stays in "
+        "the history (`voided: true`); voiding it twice is a 400.",
+        responses={204: None, **errors(400, 401, 403, 404)},
+        examples=[
+            OpenApiExample(
+                "Already void",
+                value={"non_field_errors": ["this penalty is already void."]},
+                response_only=True,
+                status_codes=["400"],
+            )
+        ],
+    )
+    def delete(self, request: Any, pk: int) -> Response:
+        penalty = visible_penalty(request.user, pk)
+        if penalty is None:
+            raise Http404("No such penalty.")
+        self.check_object_permissions(request, penalty)
+        services.penalty_void(penalty=penalty, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,251 @@
+"""The scorekeeper's table page — every game of the series with its result form, version
+history and penalties — and the turn timer with its one-tap timeout.
+
+Terms:
+* table page — one page per table of a round (the QR code on the printed sheet opens it).
+  A POST carries ``game`` (its number at the table) and ``action``: ``result``,
+  ``penalty`` or ``void``.
+* conflict — the entry was based on a version that is no longer the newest (someone else
+  entered one meanwhile). Nothing is saved; the page says who entered which version and
+  keeps the input, now based on the newest version, so sending it again replaces that
+  one knowingly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from scoring.errors import RuleError
+from tournaments.models import Tournament
+from tournaments.web import add_rule_errors, tournament_context, tournament_page
+
+from ..forms import GameEntry, PenaltyForm
+from ..models import Game, Penalty, Result, Table
+from ..selectors import table_series
+from ..services import ResultConflict, penalty_record, penalty_void, result_submit
+
+
+def _table(tournament: Tournament, number: int, table: int) -> Table:
+    return get_object_or_404(
+        Table.objects.select_related("round"),
+        round__tournament=tournament,
+        round__number=number,
+        number=table,
+    )
+
+
+def _int(value: object) -> int | None:
+    try:
+        return int(str(value))
+    except ValueError:
+        return None
+
+
+def _table_url(tournament: Tournament, table: Table, game: Game | None = None) -> str:
+    url = reverse(
+        "table-entry",
+        kwargs={"slug": tournament.slug, "number": table.round.number, "table": table.number},
+    )
+    return f"{url}#game-{game.number}" if game else url
+
+
+@tournament_page("score")
+def table_entry(
+    request: HttpRequest, tournament: Tournament, number: int, table: int
+) -> HttpResponse:
+    table_ = _table(tournament, number, table)
+    seats = list(table_.seats.select_related("player").order_by("position"))
+    games = list(table_series(table_))
+    bound: dict[int, dict[str, Any]] = {}  # game number -> forms to show with their input
+    if request.method == "POST":
+        game = next((g for g in games if g.number == _int(request.POST.get("game"))), None)
+        action = ACTIONS.get(request.POST.get("action", ""))
+        if game is None or action is None:
+            raise Http404("No such game or action.")
+        response, shown = action(request, tournament, table_, game, seats)
+        if response is not None:
+            return response
+        bound[game.number] = shown
+    rack_value_url = reverse("rack-value", kwargs={"slug": tournament.slug})
+    names = {seat.player_id: seat.player.name for seat in seats}
+    series = []
+    for game in games:
+        shown = bound.get(game.number, {})
+        latest = game.all_results[0] if game.all_results else None
+        versions = [_version(result, names) for result in game.all_results]
+        series.append(
+            {
+                "game": game,
+                "starter": next((s for s in seats if s.position == game.starter_position), None),
+                "entry": shown.get("entry")
+                or GameEntry(game, seats, latest=latest, rack_value_url=rack_value_url),
+                "penalty_form": shown.get("penalty_form")
+                or PenaltyForm(prefix=f"p{game.number}", seats=seats),
+                "conflict": shown.get("conflict"),
+                "versions": versions,
+                "current": next(
+                    (v for v in versions if v["result"].status == Result.Status.CONFIRMED), None
+                ),
+                "penalties": list(game.penalties.all()),
+            }
+        )
+    return render(
+        request,
+        "games/table.html",
+        {
+            **tournament_context(request.user, tournament),
+            "round": table_.round,
+            "table": table_,
+            "seats": seats,
+            "series": series,
+        },
+    )
+
+
+def _version(result: Result, names: dict[int, str]) -> dict[str, Any]:
+    """One version of a result as the history list shows it."""
+    return {
+        "result": result,
+        "racks": [(names.get(rack.player_id, "?"), rack) for rack in result.racks.all()],
+    }
+
+
+def _submit_result(
+    request: HttpRequest, tournament: Tournament, table: Table, game: Game, seats: list
+) -> tuple[HttpResponse | None, dict[str, Any]]:
+    rack_value_url = reverse("rack-value", kwargs={"slug": tournament.slug})
+    entry = GameEntry(game, seats, data=request.POST, rack_value_url=rack_value_url)
+    if not entry.is_valid():
+        return None, {"entry": entry}
+    try:
+        result = result_submit(game=game, by=request.user, **entry.payload())
+    except ResultConflict as conflict:
+        newest = game.results.select_related("submitted_by").get(version=conflict.current_version)
+        return None, {
+            "entry": entry.rebased(request.POST, conflict.current_version),
+            "conflict": {"error": conflict, "newest": newest},
+        }
+    except RuleError as error:
+        entry.add_rule_errors(error)
+        return None, {"entry": entry}
+    messages.success(
+        request,
+        f"Game {game.number}: version {result.version} saved ({result.get_status_display()}).",
+    )
+    return redirect(_table_url(tournament, table, game)), {}
+
+
+def _record_penalty(
+    request: HttpRequest, tournament: Tournament, table: Table, game: Game, seats: list
+) -> tuple[HttpResponse | None, dict[str, Any]]:
+    form = PenaltyForm(request.POST, prefix=f"p{game.number}", seats=seats)
+    if form.is_valid():
+        try:
+            penalty = penalty_record(game=game, by=request.user, **form.cleaned_data)
+        except RuleError as error:
+            add_rule_errors(form, error)
+        else:
+            messages.success(request, f"Game {game.number}: {_penalty_text(penalty)} recorded.")
+            return redirect(_table_url(tournament, table, game)), {}
+    return None, {"penalty_form": form}
+
+
+def _void_penalty(
+    request: HttpRequest, tournament: Tournament, table: Table, game: Game, seats: list
+) -> tuple[HttpResponse | None, dict[str, Any]]:
+    penalty = get_object_or_404(game.penalties, pk=_int(request.POST.get("penalty")) or 0)
+    try:
+        penalty_void(penalty=penalty, by=request.user)
+    except RuleError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Game {game.number}: {_penalty_text(penalty)} voided.")
+    return redirect(_table_url(tournament, table, game)), {}
+
+
+ACTIONS = {"result": _submit_result, "penalty": _record_penalty, "void": _void_penalty}
+
+
+def _penalty_text(penalty: Penalty) -> str:
+    what = penalty.get_kind_display().split(" (")[0].lower()
+    extra = f", {penalty.points} points" if penalty.points else ""
+    extra += f", draws {penalty.tiles_drawn}" if penalty.tiles_drawn else ""
+    return f"{what} for {penalty.player.name}{extra}"
+
+
+# --- the turn timer ------------------------------------------------------------------------
+
+
+@tournament_page("score")
+def table_timer(
+    request: HttpRequest, tournament: Tournament, number: int, table: int
+) -> HttpResponse:
+    """A countdown of the rules' turn time. The game is ?game=N, by default the first one
+    without a confirmed result; the turn starts with that game's starter."""
+    table_ = _table(tournament, number, table)
+    seats = list(table_.seats.select_related("player").order_by("position"))
+    games = list(table_.games.order_by("number"))
+    done = set(
+        Result.objects.filter(game__table=table_, status=Result.Status.CONFIRMED).values_list(
+            "game__number", flat=True
+        )
+    )
+    wanted = _int(request.GET.get("game"))
+    game = next((g for g in games if g.number == wanted), None) or next(
+        (g for g in games if g.number not in done), games[-1] if games else None
+    )
+    if game is None:
+        raise Http404("This table has no games.")
+    start = next((i for i, s in enumerate(seats) if s.position == game.starter_position), 0)
+    order = seats[start:] + seats[:start]  # turns go round from the starter
+    return render(
+        request,
+        "games/timer.html",
+        {
+            **tournament_context(request.user, tournament),
+            "round": table_.round,
+            "table": table_,
+            "game": game,
+            "games": [(g, g.number in done) for g in games],
+            "order": order,
+            "turn_seconds": tournament.rule_set.turn_seconds,
+            "timeout_draw": tournament.rule_set.timeout_draw,
+            "timer_players": [
+                {"id": seat.player_id, "name": seat.player.name, "seat": seat.position}
+                for seat in order
+            ],
+        },
+    )
+
+
+@require_POST
+@tournament_page("score")
+def timeout_record(
+    request: HttpRequest, tournament: Tournament, number: int, table: int, game: int
+) -> HttpResponse:
+    """One tap on the timer: a timeout penalty for the player whose turn ran over. htmx
+    gets a line of text for the timer's status area; a plain POST goes back to the timer."""
+    table_ = _table(tournament, number, table)
+    game_ = get_object_or_404(table_.games, number=game)
+    try:
+        penalty = penalty_record(
+            game=game_, by=request.user, player=_int(request.POST.get("player")), kind="timeout"
+        )
+    except RuleError as error:
+        text, ok = f"Not recorded: {error}", False
+    else:
+        text, ok = f"Recorded: {_penalty_text(penalty)}.", True
+    if request.headers.get("HX-Request"):
+        return render(request, "games/_timeout_result.html", {"text": text, "ok": ok})
+    (messages.success if ok else messages.error)(request, text)
+    url = reverse(
+        "table-timer",
+        kwargs={"slug": tournament.slug, "number": number, "table": table},
+    )
+    return redirect(f"{url}?game={game_.number}")

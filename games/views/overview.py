@@ -1,0 +1,145 @@
+"""Pages over all the tournament's games: the confirmation queue (double entry), the games
+still missing a result, and the results as CSV.
+
+Terms:
+* confirmation queue — result versions `submitted` and waiting for a second staff member
+  (only when the tournament has `results_need_confirmation`).
+* missing — a game without a confirmed result; it may have a submitted version waiting.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import defaultdict
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from scoring.errors import RuleError
+from tournaments.models import Tournament
+from tournaments.web import tournament_context, tournament_page
+
+from ..models import Game, Penalty, RackEntry, Result, Seat
+from ..selectors import results_shown
+from ..services import result_confirm
+
+
+@tournament_page("score")
+def confirm_queue(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    pending = list(
+        results_shown()
+        .filter(game__table__round__tournament=tournament, status=Result.Status.SUBMITTED)
+        .select_related("game__table__round")
+        .prefetch_related("racks__player")
+        .order_by("submitted_at")
+    )
+    return render(
+        request,
+        "games/confirm_queue.html",
+        {**tournament_context(request.user, tournament), "pending": pending},
+    )
+
+
+@require_POST
+@tournament_page("score")
+def confirm_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpResponse:
+    result = get_object_or_404(
+        Result.objects.select_related("game__table__round"),
+        pk=pk,
+        game__table__round__tournament=tournament,
+    )
+    where = f"Round {result.game.table.round.number}, table {result.game.table.number}, game "
+    where += f"{result.game.number}, version {result.version}"
+    try:
+        result_confirm(result=result, by=request.user)
+    except PermissionDenied as denied:
+        messages.error(request, f"{where}: {denied}")
+    except RuleError as error:
+        messages.error(request, f"{where}: {error}")
+    else:
+        messages.success(request, f"{where} confirmed.")
+    return redirect("confirm-queue", slug=tournament.slug)
+
+
+@tournament_page("score")
+def results_missing(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Per round and table, the games still without a confirmed result."""
+    confirmed = Result.objects.filter(game=OuterRef("pk"), status=Result.Status.CONFIRMED)
+    waiting = Result.objects.filter(game=OuterRef("pk"), status=Result.Status.SUBMITTED)
+    games = (
+        Game.objects.filter(table__round__tournament=tournament)
+        .annotate(done=Exists(confirmed), waiting=Exists(waiting))
+        .filter(done=False)
+        .select_related("table__round")
+        .order_by("table__round__number", "table__number", "number")
+    )
+    tables: dict[Any, list[Game]] = defaultdict(list)
+    for game in games:
+        tables[game.table].append(game)
+    return render(
+        request,
+        "games/missing.html",
+        {**tournament_context(request.user, tournament), "tables": list(tables.items())},
+    )
+
+
+@tournament_page("organise")
+def results_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Every rack of every confirmed result, one row each (only confirmed results count).
+    `score` is the game score before sanction points; `sanction` is what comes off it."""
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-results.csv"'
+    writer = csv.writer(response)
+    writer.writerow(
+        [
+            "round", "table", "game", "version", "end", "seat", "player_number", "player",
+            "tiles", "points", "tile_count", "jokers", "no_meld", "charge", "score", "sanction",
+            "winner", "submitted_by", "confirmed_by",
+        ]
+    )  # fmt: skip
+    positions = dict(
+        ((seat.table_id, seat.player_id), seat.position)
+        for seat in Seat.objects.filter(round__tournament=tournament).only(
+            "table_id", "player_id", "position"
+        )
+    )
+    sanctions: dict[tuple[int, int], int] = defaultdict(int)
+    for game_id, player_id, points in Penalty.objects.filter(
+        game__table__round__tournament=tournament, kind=Penalty.Kind.SANCTION, voided=False
+    ).values_list("game_id", "player_id", "points"):
+        sanctions[(game_id, player_id)] += points
+    racks = (
+        RackEntry.objects.filter(
+            result__game__table__round__tournament=tournament,
+            result__status=Result.Status.CONFIRMED,
+        )
+        .select_related(
+            "player", "result__game__table__round", "result__submitted_by", "result__confirmed_by"
+        )
+        .order_by(
+            "result__game__table__round__number",
+            "result__game__table__number",
+            "result__game__number",
+            "id",
+        )
+    )
+    for rack in racks:
+        result, game = rack.result, rack.result.game
+        writer.writerow(
+            [
+                game.table.round.number, game.table.number, game.number, result.version,
+                result.end, positions.get((game.table_id, rack.player_id)),
+                rack.player.number, rack.player.name,
+                "" if rack.tiles is None else rack.tiles, rack.points, rack.tile_count,
+                rack.jokers, rack.no_meld or "", rack.charge, rack.score,
+                sanctions.get((game.pk, rack.player_id), 0), int(rack.winner),
+                result.submitted_by.username,
+                result.confirmed_by.username if result.confirmed_by else "",
+            ]
+        )  # fmt: skip
+    return response

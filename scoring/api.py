@@ -1,0 +1,199 @@
+"""REST API for standings (API.md): the latest stored snapshot, as JSON or CSV.
+
+The snapshot is recomputed in the background after every change; the answer says which
+`results_version` it was computed from and whether it is `stale` (behind the tournament).
+Only when no snapshot exists at all is one computed here, synchronously.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import renderers, serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import errors
+from tournaments.api import TournamentScoped
+from tournaments.models import Tournament
+
+from .services import latest_standings, standings_recompute
+from .standings import METRICS
+
+
+class StandingsPlayerOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField(allow_blank=True)
+    status = serializers.CharField()
+
+
+class StandingsRowOut(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="Equal on every ranking metric → equal rank.")
+    player = StandingsPlayerOut()
+    metrics = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Every metric of `ranking`, plus games_played, games_won, score, penalties "
+        "and the other cheap metrics.",
+    )
+
+
+class StandingsOut(serializers.Serializer):
+    results_version = serializers.IntegerField(help_text="The tournament's current version.")
+    computed_version = serializers.IntegerField(help_text="The version the rows are from.")
+    stale = serializers.BooleanField(help_text="The rows are behind `results_version`.")
+    computed_at = serializers.DateTimeField(allow_null=True)
+    ranking = serializers.ListField(child=serializers.CharField())
+    rows = StandingsRowOut(many=True)
+
+
+STANDINGS_EXAMPLE = {
+    "results_version": 12,
+    "computed_version": 12,
+    "stale": False,
+    "computed_at": "2026-12-05T15:20:01.004Z",
+    "ranking": ["games_won", "score"],
+    "rows": [
+        {
+            "rank": 1,
+            "player": {
+                "id": 11,
+                "number": 1,
+                "name": "Ada Peretz",
+                "club": "Haifa RC",
+                "status": "active",
+            },
+            "metrics": {
+                "score": 120,
+                "games_won": 3,
+                "games_played": 4,
+                "rummikubs": 2,
+                "rack_total": 14,
+                "table_wins": 1,
+                "opponents_score": -85,
+                "best_game": 61,
+                "penalties": 0,
+                "lot": 91847362514,
+            },
+        }
+    ],
+}
+
+
+def standings_of(tournament: Tournament) -> dict[str, Any]:
+    """The latest snapshot with its freshness; computed now if there is none yet."""
+    snapshot = latest_standings(tournament)
+    if snapshot is None:
+        snapshot = standings_recompute(tournament_id=tournament.pk)
+        tournament.refresh_from_db(fields=["results_version"])
+    if snapshot is None:  # the tournament vanished meanwhile
+        return {
+            "results_version": tournament.results_version,
+            "computed_version": 0,
+            "stale": True,
+            "computed_at": None,
+            "ranking": list(tournament.ranking),
+            "rows": [],
+        }
+    return {
+        "results_version": tournament.results_version,
+        "computed_version": snapshot.computed_version,
+        "stale": snapshot.computed_version < tournament.results_version,
+        "computed_at": snapshot.computed_at,
+        "ranking": list(snapshot.ranking),
+        "rows": snapshot.rows,
+    }
+
+
+class StandingsView(TournamentScoped, APIView):
+    @extend_schema(
+        tags=["standings"],
+        summary="Read the standings",
+        description="The latest standings snapshot, best first; `stale` says it is behind "
+        "the tournament's `results_version` (a recompute is on its way). Only confirmed "
+        "results count; sanction points are already taken off `score`.",
+        responses={200: StandingsOut, **errors(404)},
+        examples=[OpenApiExample("Standings", value=STANDINGS_EXAMPLE, response_only=True)],
+    )
+    def get(self, request: Any, slug: str) -> Response:
+        return Response(StandingsOut(standings_of(self.tournament)).data)
+
+
+class CSVRenderer(renderers.BaseRenderer):
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None):
+        return data.encode(self.charset) if isinstance(data, str) else b""
+
+
+def standings_csv(standings: dict[str, Any]) -> str:
+    """One header row, then one row per player: rank, player, then every metric."""
+    keys: list[str] = list(standings["ranking"])
+    present = {key for row in standings["rows"] for key in row["metrics"]}
+    keys += [key for key in METRICS if key in present and key not in keys]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["rank", "player_id", "number", "name", "club", "status", *keys])
+    for row in standings["rows"]:
+        player = row["player"]
+        writer.writerow(
+            [
+                row["rank"],
+                player["id"],
+                player["number"],
+                player["name"],
+                player["club"],
+                player["status"],
+                *(row["metrics"].get(key, "") for key in keys),
+            ]
+        )
+    return out.getvalue()
+
+
+class StandingsCSVView(TournamentScoped, APIView):
+    renderer_classes = [CSVRenderer, renderers.JSONRenderer]
+
+    def handle_exception(self, exc: Exception) -> Response:
+        # Errors are JSON whatever the client accepts, like every other answer of the API.
+        response = super().handle_exception(exc)
+        self.request.accepted_renderer = renderers.JSONRenderer()
+        self.request.accepted_media_type = "application/json"
+        return response
+
+    @extend_schema(
+        tags=["standings"],
+        summary="Download the standings as CSV",
+        description="The same table as `GET standings/`: a header row `rank, player_id, "
+        "number, name, club, status`, then the ranking metrics and the other metrics.",
+        responses={
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR,
+                examples=[
+                    OpenApiExample(
+                        "CSV",
+                        value="rank,player_id,number,name,club,status,games_won,score\n"
+                        "1,11,1,Ada Peretz,Haifa RC,active,3,120\n",
+                    )
+                ],
+            ),
+            **errors(404),
+        },
+    )
+    def get(self, request: Any, slug: str) -> Response:
+        text = standings_csv(standings_of(self.tournament))
+        # CSV whatever the Accept header asked for: this address *is* the CSV.
+        request.accepted_renderer = CSVRenderer()
+        request.accepted_media_type = CSVRenderer.media_type
+        filename = f"{self.tournament.slug}-standings.csv"
+        return Response(
+            text,
+            content_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )

@@ -1,0 +1,76 @@
+"""The standings fragment and CSV, and the rack value shown while tiles are typed."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.web import text
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def test_standings_fragment_says_when_it_was_computed_and_polls(as_user, played):
+    page = text(as_user("anon").get(reverse("standings-live", kwargs={"slug": played.slug})))
+    played.refresh_from_db()
+    assert f"(version {played.results_version})" in page
+    assert "Computed at <time" in page
+    assert 'hx-trigger="every 3s"' in page and "updating" not in page
+    assert page.index("Player 1<") < page.index("Player 5<") < page.index("Player 2<")
+
+
+def test_stale_standings_say_updating_and_poll_faster(as_user, played, monkeypatch):
+    from scoring import services
+
+    # A worker has been asked (and not finished): the old snapshot is shown, marked stale.
+    monkeypatch.setattr(services, "request_recompute", lambda tournament_id: True)
+    as_user("anon").get(reverse("standings-live", kwargs={"slug": played.slug}))
+    Tournament.objects.filter(pk=played.pk).update(results_version=999)
+    page = text(as_user("anon").get(reverse("standings-live", kwargs={"slug": played.slug})))
+    assert '<span class="stale">updating…</span>' in page
+    assert 'hx-trigger="every 1s"' in page
+
+
+def test_standings_csv(as_user, played):
+    response = as_user("anon").get(reverse("standings-csv", kwargs={"slug": played.slug}))
+    lines = response.content.decode().splitlines()
+    assert lines[0] == "rank,number,name,club,status,games_won,score,games_played,penalties"
+    assert lines[1].startswith("1,1,Player 1,Club 0,active,1,")
+
+
+@pytest.mark.parametrize(
+    ("tiles", "shown"),
+    [
+        ("R4 B10 J", "= 44 points (3 tiles, 1 joker)"),
+        ("r4,b10", "= 14 points (2 tiles)"),
+        ("", "empty rack"),
+        ("R4 X10", "in tile &#x27;X10&#x27;"),
+        ("R4 Q", "unknown tile &#x27;Q&#x27;"),
+        ("R14", "numbers are 1 to 13"),
+        ("J J J", "third joker"),
+    ],
+)
+def test_rack_value(as_user, club, tiles, shown):
+    url = reverse("rack-value", kwargs={"slug": club.slug})
+    assert shown in text(as_user("bob").get(url, {"g1-r2-tiles": tiles}))
+
+
+def test_rack_value_uses_the_tournaments_joker_penalty(as_user, alice, bob):
+    from tests.factories import make_tournament
+
+    mso = make_tournament(alice, name="MSO", preset="mso", scorekeepers=[bob])
+    url = reverse("rack-value", kwargs={"slug": mso.slug})
+    assert "= 57 points" in text(as_user("bob").get(url, {"tiles": "J 7"}))
+
+
+def test_rack_value_is_for_staff(as_user, club):
+    url = reverse("rack-value", kwargs={"slug": club.slug})
+    assert as_user("anon").get(url, {"tiles": "R4"}).status_code == 302
+    assert as_user("mallory").get(url, {"tiles": "R4"}).status_code == 403
+
+
+def test_finished_tournaments_are_not_polled(as_user, played):
+    Tournament.objects.filter(pk=played.pk).update(status="finished")
+    page = text(as_user("anon").get(reverse("standings-live", kwargs={"slug": played.slug})))
+    assert "hx-trigger" not in page and "(version" in page

@@ -1,0 +1,213 @@
+"""Players over the API: register, list and filter, change and withdraw, CSV import."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from tests.api import ORGANISER_ONLY, matrix, rows
+from tournaments.models import Player
+
+pytestmark = pytest.mark.django_db
+
+PLAYERS = "/api/v1/tournaments/club-open/players/"
+PLAYER_KEYS = {"id", "number", "name", "club", "rating", "status"}
+
+
+def csv_file(text: str | bytes, name: str = "players.csv") -> SimpleUploadedFile:
+    data = text.encode() if isinstance(text, str) else text
+    return SimpleUploadedFile(name, data, content_type="text/csv")
+
+
+# --- happy paths ---------------------------------------------------------------------------
+
+
+def test_register_answers_the_player(client_for, tournament):
+    response = client_for("alice").post(
+        PLAYERS, {"name": "Ada Peretz", "club": "Haifa RC", "rating": 1620}, format="json"
+    )
+    assert response.status_code == 201
+    player = Player.objects.get(name="Ada Peretz")
+    assert response.json() == {
+        "id": player.id,
+        "number": 9,
+        "name": "Ada Peretz",
+        "club": "Haifa RC",
+        "rating": 1620,
+        "status": "active",
+    }
+
+
+def test_list_is_paginated_by_number_and_filters(client_for, tournament):
+    body = client_for("anon").get(PLAYERS).json()
+    assert set(body) == {"count", "next", "previous", "results"}
+    assert body["count"] == 8
+    assert [p["number"] for p in body["results"]] == list(range(1, 9))
+    assert set(body["results"][0]) == PLAYER_KEYS
+
+    page = client_for("anon").get(PLAYERS, {"page_size": 3, "page": 2}).json()
+    assert [p["number"] for p in page["results"]] == [4, 5, 6]
+    assert page["next"] and page["previous"]
+
+    # Factories put players in "Club 0", "Club 1", "Club 2" in turn.
+    club = client_for("anon").get(PLAYERS, {"club": "club 1"}).json()
+    assert [p["number"] for p in club["results"]] == [2, 5, 8]
+
+    Player.objects.filter(tournament=tournament, number=3).update(status="withdrawn")
+    withdrawn = client_for("anon").get(PLAYERS, {"status": "withdrawn"}).json()
+    assert [p["number"] for p in withdrawn["results"]] == [3]
+    assert client_for("anon").get(PLAYERS, {"status": "gone"}).status_code == 400
+    assert client_for("anon").get(PLAYERS, {"page": 99}).status_code == 404
+
+
+def test_detail_and_withdraw(client_for, tournament):
+    player = tournament.players.get(number=2)
+    detail = client_for("anon").get(f"{PLAYERS}{player.id}/")
+    assert detail.status_code == 200
+    assert set(detail.json()) == PLAYER_KEYS
+    response = client_for("alice").patch(
+        f"{PLAYERS}{player.id}/", {"status": "withdrawn"}, format="json"
+    )
+    assert response.status_code == 200
+    assert response.json()["status"] == "withdrawn"
+    player.refresh_from_db()
+    assert player.status == "withdrawn"
+
+
+def test_a_player_of_another_tournament_is_not_found_here(client_for, tournament, dave):
+    other = Player.objects.exclude(tournament=tournament).first() or None
+    if other is None:
+        from tournaments.services import player_register
+        from tournaments.models import Tournament
+
+        other = player_register(
+            tournament=Tournament.objects.get(slug="other-open"), by=None, name="Zed"
+        )
+    assert client_for("root").get(f"{PLAYERS}{other.id}/").status_code == 404
+
+
+def test_import_registers_every_row(client_for, tournament):
+    data = "name,club,rating\nZoe,Haifa,1700\nYael,,\n\nXavier,Utrecht,1500\n"
+    response = client_for("alice").post(
+        PLAYERS + "import/", {"file": csv_file(data)}, format="multipart"
+    )
+    assert response.status_code == 201, response.json()
+    assert [(p["number"], p["name"], p["club"], p["rating"]) for p in response.json()] == [
+        (9, "Zoe", "Haifa", 1700),
+        (10, "Yael", "", None),
+        (11, "Xavier", "Utrecht", 1500),
+    ]
+    assert set(response.json()[0]) == PLAYER_KEYS
+
+
+# --- permission matrix ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("who", "expected"), matrix(201, ORGANISER_ONLY))
+def test_who_may_register(client_for, tournament, who, expected):
+    response = client_for(who).post(PLAYERS, {"name": "Newcomer"}, format="json")
+    assert response.status_code == expected
+    assert tournament.players.filter(name="Newcomer").exists() == (expected == 201)
+
+
+@pytest.mark.parametrize(("who", "expected"), matrix(200, ORGANISER_ONLY))
+def test_who_may_change_a_player(client_for, tournament, who, expected):
+    player = tournament.players.get(number=1)
+    response = client_for(who).patch(f"{PLAYERS}{player.id}/", {"club": "Elsewhere"})
+    assert response.status_code == expected
+    player.refresh_from_db()
+    assert (player.club == "Elsewhere") == (expected == 200)
+
+
+@pytest.mark.parametrize(("who", "expected"), matrix(201, ORGANISER_ONLY))
+def test_who_may_import(client_for, tournament, who, expected):
+    response = client_for(who).post(
+        PLAYERS + "import/", {"file": csv_file("name\nNewcomer\n")}, format="multipart"
+    )
+    assert response.status_code == expected
+    assert tournament.players.filter(name="Newcomer").exists() == (expected == 201)
+
+
+# --- bad input -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"name": ""}, "name"),
+        ({"name": "x" * 101}, "name"),
+        ({"club": "Haifa"}, "name"),
+        ({"name": "Ada", "rating": -3}, "rating"),
+        ({"name": "Ada", "rating": 10**40}, "rating"),
+        ({"name": "Ada", "rating": "strong"}, "rating"),
+        ({"name": "Ada", "rating": 1.5}, "rating"),
+        ({"name": "Ada", "club": "y" * 101}, "club"),
+        ({"name": "Ada", "club": ["a"]}, "club"),
+    ],
+)
+def test_register_refuses_bad_input(client_for, tournament, body, field):
+    before = rows()
+    response = client_for("alice").post(PLAYERS, body, format="json")
+    assert response.status_code == 400, response.json()
+    assert field in response.json()
+    assert rows() == before
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"status": "retired"}, "status"),
+        ({"name": None}, "name"),
+        ({"rating": 20000}, "rating"),
+    ],
+)
+def test_patch_refuses_bad_input(client_for, tournament, body, field):
+    player = tournament.players.get(number=1)
+    before = Player.objects.values().get(pk=player.pk)
+    response = client_for("alice").patch(f"{PLAYERS}{player.id}/", body, format="json")
+    assert response.status_code == 400
+    assert field in response.json()
+    assert Player.objects.values().get(pk=player.pk) == before
+
+
+@pytest.mark.parametrize(
+    ("data", "needle"),
+    [
+        ("name,club,rating\nAda,Haifa,1700\n,Utrecht,1500\nBram,Tel Aviv,strong\n", "line 3"),
+        ("name,club,rating\nAda,Haifa,1700\nBram,Tel Aviv,strong\n", "line 3: rating"),
+        ("who,club\nAda,Haifa\n", "line 1"),
+        ("name,club,email\nAda,Haifa,a@b\n", "email"),
+        ("name,club,rating\n", "no player rows"),
+        ("name,club\nAda,Haifa,extra\n", "line 2"),
+        (b"name\n\xff\xfe\n", "UTF-8"),
+        (b"name\nA\x00da\n", "line"),
+        ("name\n" + "x" * 200_000 + "\n", "line"),
+        ("", "empty"),
+        ("\n\n", "header"),
+    ],
+)
+def test_import_is_all_or_nothing_and_names_the_line(client_for, tournament, data, needle):
+    before = rows()
+    response = client_for("alice").post(
+        PLAYERS + "import/", {"file": csv_file(data)}, format="multipart"
+    )
+    assert response.status_code == 400, response.json()
+    assert needle in " ".join(response.json()["file"])
+    assert rows() == before
+
+
+def test_import_needs_a_file(client_for, tournament):
+    response = client_for("alice").post(PLAYERS + "import/", {}, format="multipart")
+    assert response.status_code == 400
+    assert "file" in response.json()
+    json_body = client_for("alice").post(PLAYERS + "import/", {"file": "x"}, format="json")
+    assert json_body.status_code == 415
+
+
+def test_import_refuses_a_huge_file(client_for, tournament):
+    data = "name\n" + "Ada\n" * 300_000
+    response = client_for("alice").post(
+        PLAYERS + "import/", {"file": csv_file(data)}, format="multipart"
+    )
+    assert response.status_code == 400
+    assert "KiB" in response.json()["file"][0]

@@ -1,0 +1,303 @@
+"""Web forms of the tournament pages.
+
+A form here only turns what was typed into the values a service takes (text into whole
+numbers, "none" into null, lines of start numbers into tables); every rule is checked by
+the service, whose `RuleError` the view puts back on the fields (`web.add_rule_errors`).
+
+Terms:
+* override — a rule option typed into the tournament form; left blank, the preset's value
+  applies. An override field is named like its option (``joker_penalty``).
+* start number — a player's `number` in the tournament, what organisers type and print.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+
+from scoring.rules import DEFAULT_PRESET, OPTIONS, PRESET_NAMES, resolve_rules
+from scoring.selectors import RulesPreview, rules_preview
+from scoring.standings import METRICS
+
+from .models import Round, StaffMember, Tournament
+from .web import PageForm
+
+NONE_WORDS = {"none", "null", "no limit", "-"}
+_SPLIT = re.compile(r"[\s,;]+")
+
+
+def _override_field(name: str) -> forms.Field:
+    option = OPTIONS[name]
+    label = name.replace("_", " ").capitalize()
+    if option.kind == "bool":
+        return forms.ChoiceField(
+            label=label,
+            required=False,
+            choices=[("", "as the preset"), ("true", "yes"), ("false", "no")],
+            help_text=option.help,
+        )
+    if option.kind == "choice":
+        return forms.ChoiceField(
+            label=label,
+            required=False,
+            choices=[("", "as the preset"), *((c, c.replace("_", " ")) for c in option.choices)],
+            help_text=option.help,
+        )
+    hint = " Blank: as the preset." + (" Type 'none' for none." if option.nullable else "")
+    return forms.CharField(
+        label=label,
+        required=False,
+        help_text=option.help + hint,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+
+def _parse_override(name: str, text: str) -> Any:
+    """What the organiser typed for one option, as the value the rules take.
+
+    Returns `...` for blank (no override). Text that is not a number is passed on as it
+    is, so the rules' own check names it in its message.
+    """
+    text = text.strip()
+    if not text:
+        return ...
+    kind = OPTIONS[name].kind
+    if kind == "bool":
+        return text == "true"
+    if kind == "choice":
+        return text
+    if text.lower() in NONE_WORDS:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def overrides_of(rules: dict[str, Any]) -> dict[str, Any]:
+    """The options of stored rules that differ from their preset, as form initial data."""
+    preset = resolve_rules(rules["preset"]).as_dict()
+    initial: dict[str, Any] = {}
+    for name, value in rules.items():
+        if name == "preset" or preset.get(name) == value:
+            continue
+        if OPTIONS[name].kind == "bool":
+            initial[name] = "true" if value else "false"
+        else:
+            initial[name] = "none" if value is None else value
+    return initial
+
+
+def _optional_int(label: str, help_text: str = "") -> forms.IntegerField:
+    return forms.IntegerField(label=label, required=False, help_text=help_text)
+
+
+class TournamentForm(PageForm):
+    """Create or edit a tournament: settings, the preset and single-option overrides."""
+
+    # Not required here: the service says what a name needs, for the form and the API alike.
+    name = forms.CharField(label="Name", required=False)
+    slug = forms.CharField(
+        label="Web address (slug)",
+        required=False,
+        help_text="Lowercase letters, digits and hyphens; blank: made from the name.",
+    )
+    starts_on = forms.DateField(
+        label="Starts on", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    status = forms.ChoiceField(label="Status", choices=Tournament.Status.choices)
+    preset = forms.ChoiceField(
+        label="Rule preset",
+        choices=[(name, name) for name in PRESET_NAMES],
+        initial=DEFAULT_PRESET,
+    )
+    ranking = forms.CharField(
+        label="Ranking",
+        required=False,
+        help_text="Metric keys in order, e.g. 'games_won, score'. Blank: the preset's. Keys: "
+        + ", ".join(f"{key} ({metric.name.lower()})" for key, metric in METRICS.items())
+        + ".",
+    )
+    table_size = _optional_int("Players per table", "2 to 4; blank: the preset's (4, mso 2).")
+    games_per_table = _optional_int("Games per table", "Blank: one game per seated player.")
+    rounds_planned = _optional_int("Rounds planned")
+    target_score = _optional_int("Target score", "Blank: no target.")
+    results_need_confirmation = forms.BooleanField(
+        label="Results need a second person's confirmation", required=False
+    )
+    public = forms.BooleanField(label="Public (anyone may follow it)", required=False, initial=True)
+
+    def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in OPTIONS:
+            self.fields[name] = _override_field(name)
+        if editing:
+            del self.fields["slug"]  # the slug never changes: printed QR codes point at it
+        else:
+            del self.fields["status"]
+
+    GENERAL = ("name", "slug", "starts_on", "status", "public", "results_need_confirmation")
+    PLAY = ("preset", "ranking", "table_size", "games_per_table", "rounds_planned", "target_score")
+
+    @property
+    def general_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.GENERAL if name in self.fields]
+
+    @property
+    def play_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.PLAY]
+
+    @property
+    def override_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in OPTIONS]
+
+    @property
+    def overrides_open(self) -> bool:
+        """Show the override inputs unfolded when one of them holds something."""
+        return any(field.errors or field.value() for field in self.override_fields)
+
+    def _value(self, name: str) -> Any:
+        # Before validation (the live rules panel) the raw input is all there is.
+        if hasattr(self, "cleaned_data"):
+            return self.cleaned_data.get(name)
+        return self.data.get(name) if self.is_bound else self[name].initial
+
+    def rule_choice(self) -> tuple[str, dict[str, Any]]:
+        """The chosen preset and overrides."""
+        overrides: dict[str, Any] = {}
+        for name in OPTIONS:
+            value = _parse_override(name, str(self._value(name) or ""))
+            if value is not ...:
+                overrides[name] = value
+        return self._value("preset") or DEFAULT_PRESET, overrides
+
+    def ranking_keys(self) -> list[str] | None:
+        text = str(self._value("ranking") or "")
+        keys = [key for key in _SPLIT.split(text.strip()) if key]
+        return keys or None
+
+    def preview(self) -> RulesPreview:
+        preset, overrides = self.rule_choice()
+        return rules_preview(str(preset), overrides, self.ranking_keys())
+
+    def service_values(self) -> dict[str, Any]:
+        """Keyword arguments for tournament_create / tournament_update."""
+        data = self.cleaned_data
+        preset, overrides = self.rule_choice()
+        values = {
+            "name": data["name"],
+            "starts_on": data.get("starts_on"),
+            "preset": preset,
+            "rules": overrides,
+            "ranking": self.ranking_keys(),
+            "table_size": data.get("table_size"),
+            "games_per_table": data.get("games_per_table"),
+            "rounds_planned": data.get("rounds_planned"),
+            "target_score": data.get("target_score"),
+            "results_need_confirmation": data.get("results_need_confirmation", False),
+            "public": data.get("public", False),
+        }
+        if "slug" in self.fields:
+            values["slug"] = data.get("slug") or None
+        if "status" in self.fields:
+            values["status"] = data["status"]
+        return values
+
+    @classmethod
+    def initial_for(cls, tournament: Tournament) -> dict[str, Any]:
+        return {
+            "name": tournament.name,
+            "starts_on": tournament.starts_on,
+            "status": tournament.status,
+            "preset": tournament.rules["preset"],
+            "ranking": ", ".join(tournament.ranking),
+            "table_size": tournament.table_size,
+            "games_per_table": tournament.games_per_table,
+            "rounds_planned": tournament.rounds_planned,
+            "target_score": tournament.target_score,
+            "results_need_confirmation": tournament.results_need_confirmation,
+            "public": tournament.public,
+            **overrides_of(tournament.rules),
+        }
+
+
+class StaffForm(PageForm):
+    username = forms.CharField(label="Username", max_length=150)
+    role = forms.ChoiceField(label="Role", choices=StaffMember.Role.choices)
+
+
+class PlayerForm(PageForm):
+    name = forms.CharField(label="Name", required=False)  # the service requires it
+    club = forms.CharField(label="Club", required=False)
+    rating = forms.IntegerField(label="Rating", required=False)
+
+
+class PlayerImportForm(PageForm):
+    file = forms.FileField(
+        label="CSV file",
+        help_text="Columns name,club,rating with a header row; UTF-8. All rows or none.",
+    )
+
+
+class RoundOpenForm(PageForm):
+    method = forms.ChoiceField(
+        label="Seating method", choices=Round.Method.choices, initial=Round.Method.RANDOM
+    )
+    tables = forms.CharField(
+        label="Tables (manual seating)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
+        help_text="One line per table: the start numbers of its players in seat order, "
+        "e.g. '1 5 9 13'.",
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+
+    def clean_tables(self) -> list[list[int]] | None:
+        """Lines of start numbers -> lists of player ids, for the service to check."""
+        text = self.cleaned_data.get("tables") or ""
+        if not text.strip():
+            return None
+        ids = dict(self.tournament.players.values_list("number", "id"))
+        tables: list[list[int]] = []
+        problems: list[str] = []
+        for line_number, line in enumerate(text.splitlines(), start=1):
+            tokens = [token.lstrip("#") for token in _SPLIT.split(line.strip()) if token]
+            if not tokens:
+                continue
+            table: list[int] = []
+            for token in tokens:
+                if not token.isdigit() or int(token) not in ids:
+                    problems.append(f"line {line_number}: no player with start number {token!r}.")
+                else:
+                    table.append(ids[int(token)])
+            tables.append(table)
+        if problems:
+            raise forms.ValidationError(problems)
+        return tables
+
+
+class SeatSwapForm(PageForm):
+    player_a = forms.TypedChoiceField(label="Player", coerce=int)
+    player_b = forms.TypedChoiceField(label="swaps seats with", coerce=int)
+
+    def __init__(self, *args: Any, seats: list[Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [
+            (
+                seat.player_id,
+                f"#{seat.player.number} {seat.player.name} (table {seat.table.number}, "
+                f"seat {seat.position})",
+            )
+            for seat in seats
+        ]
+        self.fields["player_a"].choices = choices
+        self.fields["player_b"].choices = choices
+
+
+class FindTableForm(PageForm):
+    q = forms.CharField(label="Find my table", required=False, max_length=100)

@@ -1,0 +1,150 @@
+"""Helpers shared by the web views of every app: who may open a tournament page, and how a
+service's `RuleError` lands beside the form field it is about.
+
+Terms:
+* need — what a page requires of the user in its tournament: ``view`` (anyone who may see
+  the tournament), ``score`` (organisers and scorekeepers) or ``organise``.
+* outsider — someone who may not see a private tournament; for them it does not exist
+  (404), exactly as in the API.
+* num — the path converter of page addresses (`NumberConverter`).
+* error path — where a `RuleError` points, e.g. ``("racks", 2, "tiles")``; see
+  `scoring.errors`. `add_rule_errors` maps it onto Django forms (`PageForm`s).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from functools import wraps
+from typing import Any
+
+from django import forms
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import register_converter
+
+from scoring.errors import RuleError
+
+from .models import Tournament
+from .selectors import can_organise, can_score, can_view, tournaments_visible_to
+
+
+class NumberConverter:
+    """A round, table, player or game number in a page address: at most 9 digits, so a
+    long one is simply not found instead of overflowing a database integer."""
+
+    regex = "[0-9]{1,9}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+# Registered once, when the first page module imports this one.
+register_converter(NumberConverter, "num")
+
+NEEDS: dict[str, Callable[[Any, Tournament], bool]] = {
+    "view": can_view,
+    "score": can_score,
+    "organise": can_organise,
+}
+
+
+def tournament_page(need: str = "view") -> Callable:
+    """Decorate a view taking ``(request, tournament, **kwargs)`` instead of a slug.
+
+    Anonymous users are sent to sign in before anything is looked up for a page that needs
+    a role, so the redirect never tells whether a private tournament exists. Outsiders get
+    404 for a private tournament; signed-in users without the role get 403.
+    """
+    check = NEEDS[need]
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
+            if need != "view" and not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            tournament = tournaments_visible_to(request.user).filter(slug=slug).first()
+            if tournament is None:
+                raise Http404("No such tournament.")
+            if not check(request.user, tournament):
+                raise PermissionDenied
+            return view(request, tournament, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def tournament_context(user: Any, tournament: Tournament) -> dict[str, Any]:
+    """What every tournament page shows: the tournament, its round numbers (the tabs) and
+    what the user may do there, to show or hide links and forms. The views check the
+    permissions again on every write; hiding a link is never the check."""
+    return {
+        "tournament": tournament,
+        "rounds": list(tournament.rounds.order_by("number").values_list("number", flat=True)),
+        "can_score": can_score(user, tournament),
+        "can_organise": can_organise(user, tournament),
+    }
+
+
+class PageForm(forms.Form):
+    """The base of the site's forms: an input with errors names its error list (and its
+    help) in aria-describedby, so a screen reader reads the message with the input."""
+
+    def add_error(self, field: str | None, error: Any) -> None:
+        super().add_error(field, error)
+        for name in self.errors:
+            if name not in self.fields:
+                continue
+            attrs = self.fields[name].widget.attrs
+            ids = attrs.get("aria-describedby", "").split()
+            auto_id = self[name].auto_id
+            wanted = [f"{auto_id}_errors"]
+            if self.fields[name].help_text:
+                wanted.append(f"{auto_id}_helptext")
+            attrs["aria-describedby"] = " ".join(dict.fromkeys([*ids, *wanted]))
+
+
+def add_rule_errors(
+    form: forms.Form,
+    error: RuleError,
+    *,
+    lists: Mapping[str, Sequence[forms.Form]] | None = None,
+) -> None:
+    """Put every message of `error` beside the input it is about.
+
+    ``lists`` names the sub-forms of a list in the input: with ``lists={"racks": forms}``
+    the path ``("racks", 2, "tiles")`` lands on the ``tiles`` field of ``forms[2]``.
+    Otherwise the field is the first of: the whole path joined by ``__``
+    (``rules__joker_penalty``), its last key (``joker_penalty``), its first key
+    (``rules``). A path that names no field becomes a form-wide error that spells the
+    path out, so no message is ever lost.
+    """
+    for single in error.flatten():
+        target, field = _locate(form, single.path, lists or {})
+        if field is None and single.path and target is form:
+            target.add_error(None, str(single))
+        else:
+            target.add_error(field, single.message)
+
+
+def _locate(
+    form: forms.Form, path: tuple[str | int, ...], lists: Mapping[str, Sequence[forms.Form]]
+) -> tuple[forms.Form, str | None]:
+    if not path:
+        return form, None
+    head = path[0]
+    if isinstance(head, str) and head in lists and len(path) > 1 and isinstance(path[1], int):
+        items = lists[head]
+        if 0 <= path[1] < len(items):
+            item = items[path[1]]
+            rest = path[2:]
+            key = rest[0] if rest and isinstance(rest[0], str) else None
+            return item, key if key in item.fields else None
+    for candidate in ("__".join(str(key) for key in path), path[-1], head):
+        if isinstance(candidate, str) and candidate in form.fields:
+            return form, candidate
+    return form, None
