@@ -151,3 +151,31 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} round {self.number}"
+
+
+class SeatingPlan(models.Model):
+    """A schedule seated for several rounds at once (method `plan`), used round by round.
+
+    `rounds` holds, from round `first_round` on, each round's tables as lists of player
+    ids in seat order. It is valid for exactly the `players` it was made for: when the
+    active players change (a withdrawal, a late entry), the rest is planned anew.
+    """
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="seating_plan"
+    )
+    seed = models.BigIntegerField()
+    players = models.JSONField(help_text="The sorted ids of the players it seats.")
+    first_round = models.PositiveSmallIntegerField()
+    rounds = models.JSONField()
+    created_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Seating plan of {self.tournament} from round {self.first_round}"
+
+    def tables_for(self, number: int, players: list[int]) -> list[list[int]] | None:
+        """The planned tables of round `number`, if the plan still fits these players."""
+        index = number - self.first_round
+        if sorted(players) != self.players or not 0 <= index < len(self.rounds):
+            return None
+        return self.rounds[index]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from typing import Any
@@ -22,7 +23,9 @@ from scoring.errors import RuleError, raise_all
 from scoring.rules import DEFAULT_PRESET, PRESET_RANKING, PRESET_TABLE_SIZE, resolve_rules
 from scoring.standings import validate_ranking
 
-from .models import Player, Round, StaffMember, Tournament
+from .models import Player, Round, SeatingPlan, StaffMember, Tournament
+from .seating import plan_rounds, seat_random, seat_swiss
+from .seating import quality as seating_quality_figures
 
 MAX_NAME = 100
 MAX_ROUNDS = 100
@@ -507,8 +510,14 @@ def round_open(
     by: Any,
     method: str = Round.Method.MANUAL,
     tables: object = None,
+    seed: object = None,
 ) -> Round:
-    """Open the next round: seat every active player and create the tables' games."""
+    """Open the next round: seat every active player and create the tables' games.
+
+    `manual` takes `tables` (player ids per table, seat order); `random`, `swiss` and
+    `plan` seat the round with `tournaments.seating`, reproducibly from `seed` (drawn when
+    not given and stored with the round). The seating's quality is stored with it.
+    """
     from games.models import Game, Seat, Table
 
     method = _choice("method", method, Round.Method)
@@ -516,13 +525,31 @@ def round_open(
     active = {p.id: p for p in tournament.players.filter(status=Player.Status.ACTIVE)}
     if len(active) < 2:
         raise RuleError("method", "at least two active players are needed to open a round.")
-    if method != Round.Method.MANUAL:
-        raise RuleError("method", f"'{method}' seating is not available yet; use 'manual'.")
-    seating = _check_manual_tables(tournament, tables, active)
-
+    if method != Round.Method.MANUAL and tables is not None:
+        raise RuleError("tables", f"'{method}' seating draws the tables itself; leave them out.")
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    _int("seed", seed, low=0, high=2**62, nullable=False)
     number = (tournament.rounds.aggregate(top=Max("number"))["top"] or 0) + 1
+    history = round_history(tournament, before=number)
+    ranked = None
+    if method == Round.Method.MANUAL:
+        seating = _check_manual_tables(tournament, tables, active)
+    elif method == Round.Method.RANDOM:
+        seating = seat_random(list(active), history, tournament.table_size, seed).tables
+    elif method == Round.Method.SWISS:
+        ranked = ranked_players(tournament, active)
+        seating = seat_swiss(ranked, history, tournament.table_size, seed).tables
+    else:
+        seating, seed = _planned_tables(tournament, number, list(active), history, seed)
+
     round_ = Round.objects.create(
-        tournament=tournament, number=number, method=method, created_by=_user_or_none(by)
+        tournament=tournament,
+        number=number,
+        method=method,
+        seed=None if method == Round.Method.MANUAL else seed,
+        quality=seating_quality_figures(seating, history, ranked),
+        created_by=_user_or_none(by),
     )
     for table_number, player_ids in enumerate(seating, start=1):
         table = Table.objects.create(round=round_, number=table_number)
@@ -533,12 +560,67 @@ def round_open(
             Game(table=table, number=n, starter_position=starter_of(n, len(player_ids)))
             for n in range(1, games + 1)
         )
-    round_.quality = seating_quality(tournament, round_)
-    round_.save(update_fields=["quality"])
     if tournament.status == Tournament.Status.UPCOMING:
         tournament.status = Tournament.Status.RUNNING
         _stamp(tournament, by).save(update_fields=["status", "updated_at"])
     return round_
+
+
+def _planned_tables(
+    tournament: Tournament, number: int, players: list[int], history: list, seed: int
+) -> tuple[list[list[int]], int]:
+    """Round `number` of the stored plan; planned (again) when there is none yet or the
+    active players changed since — the rounds played stay as the new plan's history."""
+    if tournament.rounds_planned is None:
+        raise RuleError("method", "a planned schedule needs the tournament's rounds_planned.")
+    if number > tournament.rounds_planned:
+        raise RuleError(
+            "method", f"all {tournament.rounds_planned} planned rounds are open; use random."
+        )
+    plan = SeatingPlan.objects.filter(tournament=tournament).first()
+    planned = plan.tables_for(number, players) if plan else None
+    if planned is not None:
+        return planned, plan.seed
+    schedule = plan_rounds(
+        players, tournament.rounds_planned - number + 1, tournament.table_size, seed, history
+    )
+    SeatingPlan.objects.update_or_create(
+        tournament=tournament,
+        defaults={
+            "seed": seed,
+            "players": sorted(players),
+            "first_round": number,
+            "rounds": [[list(table) for table in s.tables] for s in schedule],
+        },
+    )
+    return [list(table) for table in schedule[0].tables], seed
+
+
+def round_history(tournament: Tournament, *, before: int) -> list[list[list[int]]]:
+    """The seatings of the rounds before `before`: tables of player ids in seat order."""
+    from games.models import Seat
+
+    rounds: dict[int, dict[int, list[int]]] = {}
+    for round_number, table_number, pid in (
+        Seat.objects.filter(round__tournament=tournament, round__number__lt=before)
+        .order_by("round__number", "table__number", "position")
+        .values_list("round__number", "table__number", "player_id")
+    ):
+        rounds.setdefault(round_number, {}).setdefault(table_number, []).append(pid)
+    return [list(tables.values()) for _, tables in sorted(rounds.items())]
+
+
+def ranked_players(tournament: Tournament, active: Mapping[int, Player]) -> list[int]:
+    """The active players in current standings order; before any result (all equal), by
+    rating, then start number — so a Swiss first round still seeds the strongest first."""
+    from scoring.services import standings_recompute
+
+    snapshot = standings_recompute(tournament_id=tournament.pk)
+    rank = {row["player"]["id"]: row["rank"] for row in snapshot.rows} if snapshot else {}
+    return sorted(
+        active,
+        key=lambda p: (rank.get(p, len(rank) + 1), -(active[p].rating or 0), active[p].number),
+    )
 
 
 def _user_or_none(by: Any) -> Any:
@@ -546,24 +628,17 @@ def _user_or_none(by: Any) -> Any:
 
 
 def seating_quality(tournament: Tournament, round_: Round) -> dict[str, int]:
-    """Repeat meetings of this round's tables given every earlier round."""
-    from games.models import Seat
-
-    tables: dict[tuple[int, int], list[int]] = {}
-    for round_number, table_id, pid in Seat.objects.filter(
-        round__tournament=tournament, round__number__lte=round_.number
-    ).values_list("round__number", "table_id", "player_id"):
-        tables.setdefault((round_number, table_id), []).append(pid)
-    meetings: dict[frozenset[int], int] = {}
-    repeat_pairs = 0
-    for (round_number, _), players in sorted(tables.items()):
-        for i, a in enumerate(players):
-            for b in players[i + 1 :]:
-                pair = frozenset((a, b))
-                meetings[pair] = meetings.get(pair, 0) + 1
-                if round_number == round_.number and meetings[pair] > 1:
-                    repeat_pairs += 1
-    return {"repeat_pairs": repeat_pairs, "max_meetings": max(meetings.values(), default=0)}
+    """The quality of a round as it is seated now (after a swap, say), given the rounds
+    before it; a Swiss round's rank spread is measured against the current standings."""
+    history = round_history(tournament, before=round_.number + 1)
+    current, earlier = history[-1], history[:-1]
+    ranked = None
+    if "rank_spread" in (round_.quality or {}):
+        active = {
+            p.id: p for p in tournament.players.filter(pk__in=[p for t in current for p in t])
+        }
+        ranked = ranked_players(tournament, active)
+    return seating_quality_figures(current, earlier, ranked)
 
 
 @transaction.atomic
