@@ -12,7 +12,7 @@ from django.db import transaction
 from games.models import Game
 from games.services import penalty_record, result_submit
 from scoring.tiles import COLOURS, NUMBERS, Tile, format_tiles
-from tournaments.models import Player, StaffMember, Tournament
+from tournaments.models import StaffMember, Tournament
 from tournaments.services import (
     player_register,
     round_open,
@@ -136,11 +136,11 @@ class Command(BaseCommand):
                 club=rng.choice(CLUBS),
                 rating=rng.randint(1200, 2000),
             )
-        ids = list(Player.objects.filter(tournament=tournament).values_list("id", flat=True))
         for number in range(1, rounds + 1):
-            rng.shuffle(ids)
-            tables = [ids[i : i + 4] for i in range(0, len(ids), 4)]
-            round_ = round_open(tournament=tournament, by=organiser, method="manual", tables=tables)
+            # Random seating with fewest repeat meetings, reproducible from the demo's seed.
+            round_ = round_open(
+                tournament=tournament, by=organiser, method="random", seed=rng.randrange(2**31)
+            )
             games = list(
                 Game.objects.filter(table__round=round_).order_by("table__number", "number")
             )
