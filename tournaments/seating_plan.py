@@ -17,9 +17,9 @@ Two kinds of tool live here:
   * 1-rotational designs for tables of 4 (base rounds found once by a simulated
     annealing search and stored in ``_ROTATIONAL``): 24 → 7 and 28 → 9, both meeting the
     bound ⌊(n - 1)/3⌋ (a player meets 3 new players per round);
-  * a partial spread of lines over GF(2) for 32 players at tables of 4: 9 rounds. The
-    tenth (Aguado's 8-4-10) needs a design we do not have yet, so the plan's tabu search
-    takes the tenth round from there;
+  * a partial spread of lines over GF(2) for 32 players at tables of 4: 9 rounds; and
+    a published 10-round schedule for the same 32 (``_PUBLISHED``), which no
+    construction here reaches;
   * the circle method for tables of 2 (everyone meets everyone in n - 1 rounds).
 
 * **Local search** — ``optimise_round`` (one round, weighted pair costs: the random
@@ -255,6 +255,41 @@ _ROTATIONAL: dict[int, tuple[int, str]] = {
 }
 
 
+# Published repeat-free schedules, stored as printed: each round a line, each table a
+# word, each player a letter (A..P are points 0..15, a..p are 16..31). 32 players at 8
+# tables of 4 for 10 rounds — the "8-4-10" instance of the social golfer problem, solved
+# by Aguado (2004); this is the first ten rounds of the 11-round solution with tables of
+# 2 in the last round, shown in Wolfram's "Social Golfer Problem" demonstration. The tests
+# check that no pair meets twice.
+_PUBLISHED: dict[tuple[int, int], str] = {
+    (32, 4): """
+        ABCD EFGH IJKL MNOP abcd efgh ijkl mnop
+        AEIm BcgH DFKp dfkP aeiM bCGh jLNo JlnO
+        Aflo Bhkm DGiN aFLO bHKM CeJP cEjp dgIn
+        AciL BdjK bDJk FgoP fGOp aCIl EhMn eHmN
+        AgKN BElP DHIo dhiO beLp Cfjm cFJM aGkn
+        AhJp BFin cDmO bfIN eGKl CdMo EgkL aHjP
+        AdeF BGJo aDEf chlN iKmP CHLn bgjO IkMp
+        AbnP aBNp DglM ceko fHiJ CEKO FhIj dGLm
+        AGjM BeIO DhLP agJm cfKn CFkN bEio dHlp
+        AHkO BfLM Dejn bFlm cGIP Cgip dEJN ahKo
+    """,
+}
+_LETTERS = "ABCDEFGHIJKLMNOPabcdefghijklmnop"
+
+
+def published_rounds(n: int, table_size: int) -> list[Round]:
+    """A stored published schedule for n players at tables of `table_size`, or []."""
+    text = _PUBLISHED.get((n, table_size))
+    if text is None:
+        return []
+    return [
+        [[_LETTERS.index(letter) for letter in word] for word in line.split()]
+        for line in text.split("\n")
+        if line.strip()
+    ]
+
+
 def rotational_rounds(n: int) -> list[Round]:
     """The stored 1-rotational design on n players developed into its m rounds."""
     m, text = _ROTATIONAL[n]
@@ -300,6 +335,7 @@ def design_rounds(n: int, table_size: int) -> list[Round]:
         found.append(binary_spread_rounds(5))
     if table_size == 4 and n in _ROTATIONAL:
         found.append(rotational_rounds(n))
+    found.append(published_rounds(n, table_size))
     return max(found, key=len, default=[])
 
 
@@ -476,9 +512,13 @@ def optimise_schedule(
     minima. The best schedule seen is returned; ``meetings`` is left matching it.
     """
     n = len(meetings)
-    free = list(range(frozen, len(rounds)))
-    if not free or n < 2:
-        return rounds
+    free = [r for r in range(frozen, len(rounds)) if len(rounds[r]) > 1]
+    if not free:
+        return rounds  # nothing to swap between
+    # Lower bound: the same number of meetings spread as evenly as possible over all pairs.
+    pairs = n * (n - 1) // 2
+    q, extra = divmod(sum(map(sum, meetings)) // 2, pairs)
+    floor = (pairs - extra) * (q * (q - 1) // 2) + extra * (q * (q + 1) // 2)
     where = [[0] * n for _ in rounds]
     for r, groups in enumerate(rounds):
         for t, g in enumerate(groups):
@@ -492,7 +532,7 @@ def optimise_schedule(
     pool: list[tuple[int, int]] = []
     # Steps without a new best before giving up: the rest may be unavoidable repeats.
     patience, last_best = 60_000, 0
-    while cost and step < max_steps and step - last_best < patience:
+    while cost > floor and step < max_steps and step - last_best < patience:
         step += 1
         if not pool or step % 64 == 0:
             # The (round, player) pairs where the player meets someone a second time.
@@ -630,6 +670,8 @@ def balance_starters(schedule: list[Round], starts: Sequence[int]) -> list[list[
     worst round (then the smaller final spread) wins. Returns every table's starter.
     """
     seated = sorted({p for groups in schedule for g in groups for p in g})
+    if not seated:
+        return [[] for _ in schedule]
     count = list(starts)
     greedy: list[list[int]] = []
     for groups in schedule:
