@@ -16,7 +16,6 @@ from celery import current_app
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
-from django.utils import timezone
 
 from games.models import Penalty, Result
 from tournaments.models import Player, Tournament
@@ -82,8 +81,9 @@ def request_recompute(tournament_id: int) -> bool:
     except Exception:
         # The result is committed; only the standings are late. The periodic repair or
         # the next read brings them up to date.
-        logger.warning("broker unreachable; standings of %s stay stale", tournament_id,
-                       exc_info=True)
+        logger.warning(
+            "broker unreachable; standings of %s stay stale", tournament_id, exc_info=True
+        )
         clear_pending(tournament_id)
         return False
     return True
@@ -153,39 +153,13 @@ def _series_lines(tournament_id: int) -> list[SeriesLine]:
         return list(starmap(SeriesLine, cursor.fetchall()))
 
 
-# One statement, so one round trip: bulk_create(ignore_conflicts=True) would wrap it in
-# BEGIN ... COMMIT and not return the id, which would take another query.
-INSERT_SNAPSHOT_SQL = """
-INSERT INTO scoring_standings
-    (tournament_id, computed_version, computed_at, ranking, rows, duration_ms)
-VALUES (%s, %s, %s, %s, %s, %s)
-ON CONFLICT (tournament_id, computed_version) DO NOTHING
-RETURNING id
-"""
-
-
-def _insert_snapshot(snapshot: Standings) -> int | None:
-    """Store the snapshot unless its version is stored already; its id, or None then."""
-    fields = ("tournament", "computed_version", "computed_at", "ranking", "rows", "duration_ms")
-    # The fields' own conversions, so the JSON and the time are stored as the ORM would.
-    params = [
-        Standings._meta.get_field(name).get_db_prep_save(
-            getattr(snapshot, Standings._meta.get_field(name).attname), connection
-        )
-        for name in fields
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(INSERT_SNAPSHOT_SQL, params)
-        row = cursor.fetchone()
-    return None if row is None else row[0]
-
-
 def standings_recompute(*, tournament_id: int) -> Standings | None:
     """The snapshot for the tournament's current results version (None if it is gone).
 
-    Four SQL queries whatever the size: the tournament with the id of its snapshot at
-    that version if there is one, the players with their penalty counts, the series
-    sums, and the insert. (Five if another worker stored the same version meanwhile.)
+    Five SQL queries whatever the size, and BEGIN and COMMIT around the insert outside a
+    transaction: the tournament with the id of its snapshot at that version if there is
+    one, the players with their penalty counts, the series sums, the insert and the id of
+    the stored row (one more if another worker stored that version meanwhile).
     """
     current = Standings.objects.filter(
         tournament=OuterRef("pk"), computed_version=OuterRef("results_version")
@@ -226,21 +200,26 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
         }
         for row in rows
     ]
+    version = tournament.results_version
     snapshot = Standings(
         tournament=tournament,
-        computed_version=tournament.results_version,
-        computed_at=timezone.now(),
+        computed_version=version,
         ranking=list(tournament.ranking),
         rows=stored,
         duration_ms=round((time.perf_counter() - started) * 1000),
     )
-    snapshot.pk = _insert_snapshot(snapshot)
-    if snapshot.pk is None:
-        # Another worker stored this version first; theirs is the same table.
-        return Standings.objects.get(
-            tournament=tournament, computed_version=tournament.results_version
-        )
-    snapshot._state.adding = False  # it is in the database now, as if loaded from there
+    # One INSERT that skips a row already there (no savepoint around it, as a create()
+    # would need in a transaction). It does not return the id, so the id is read back with
+    # the time: another time means another worker stored this version first, and its
+    # snapshot, the same table, is the one to return.
+    Standings.objects.bulk_create([snapshot], ignore_conflicts=True)
+    snapshot.pk, computed_at = (
+        Standings.objects.filter(tournament=tournament, computed_version=version)
+        .values_list("pk", "computed_at")
+        .get()
+    )
+    if computed_at != snapshot.computed_at:
+        return Standings.objects.get(pk=snapshot.pk)
     return snapshot
 
 

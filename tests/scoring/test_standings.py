@@ -16,8 +16,11 @@ from scoring.errors import RuleError
 from scoring.standings import (
     METRICS,
     GameLine,
+    SeriesLine,
     StandingRow,
     compute_standings,
+    compute_standings_from_series,
+    fold_games,
     lot_draw,
     validate_ranking,
 )
@@ -561,4 +564,136 @@ def test_metrics_match_the_naive_definitions(tournament):
     rows = standings(players, lines, ranking, penalties, lot_seed="prop")
     assert {row.player: row.metrics for row in rows} == reference_metrics(
         players, lines, penalties, ranking, "prop"
+    )
+
+
+# --- series lines: what the database sends ---------------------------------------------------
+def series_standings(players, series, ranking, penalties=None, lot_seed="club-open"):
+    return compute_standings_from_series(
+        players=players,
+        series=series,
+        penalties=penalties or {},
+        ranking=ranking,
+        lot_seed=lot_seed,
+    )
+
+
+def naive_series(lines: list[GameLine]) -> list[SeriesLine]:
+    """One series line per player and table, summed the obvious way (one part per table)."""
+    result = []
+    for table, player in sorted({(line.table, line.player) for line in lines}):
+        mine = [line for line in lines if line.table == table and line.player == player]
+        result.append(
+            SeriesLine(
+                player=player,
+                round=mine[0].round,
+                table=table,
+                games=len(mine),
+                won=sum(line.winner for line in mine),
+                rummikubs=sum(line.winner and line.rummikub for line in mine),
+                score=sum(line.score for line in mine),
+                charge=sum(line.charge for line in mine if not line.winner),
+                best_game=max(line.score for line in mine),
+            )
+        )
+    return result
+
+
+def by_table_and_player(series: list[SeriesLine]) -> list[SeriesLine]:
+    return sorted(series, key=lambda line: (line.table, line.part, line.player))
+
+
+def test_club_from_series_lines():
+    series = naive_series(CLUB_LINES)
+    assert len(series) == 12  # four tables of three; 7 has no line
+    assert by_table_and_player(fold_games(CLUB_LINES)) == series
+    for ranking in (["games_won", "score"], ["games_won", "head_to_head", "score"], RANKABLE):
+        assert series_standings(CLUB_PLAYERS, series, ranking, CLUB_PENALTIES) == standings(
+            CLUB_PLAYERS, CLUB_LINES, ranking, CLUB_PENALTIES
+        )
+
+
+def test_folding_games_with_a_player_left_out_makes_parts():
+    # a table of three where 1 and 3 never shared a game: two parts, 2 in both
+    lines = [
+        *rummikub_game(1, 1, 1, winner=2, charges={1: 2}),
+        *rummikub_game(1, 1, 2, winner=2, charges={3: 3}),
+        *rummikub_game(1, 1, 3, winner=1, charges={2: 4}),
+    ]
+    assert by_table_and_player(fold_games(lines)) == [
+        SeriesLine(1, 1, 1, games=2, won=1, rummikubs=1, score=2, charge=2, best_game=4, part=0),
+        SeriesLine(2, 1, 1, games=2, won=1, rummikubs=1, score=-2, charge=4, best_game=2, part=0),
+        SeriesLine(2, 1, 1, games=1, won=1, rummikubs=1, score=3, charge=0, best_game=3, part=1),
+        SeriesLine(3, 1, 1, games=1, won=0, rummikubs=0, score=-3, charge=3, best_game=-3, part=1),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("series", "message"),
+    [
+        ([SeriesLine(9, 1, 1, 1, 1, 1, 5, 0, 5)], "series: player 9 is not registered"),
+        ([SeriesLine(1, 1, 1, 0, 0, 0, 0, 0, 0)], "a line of player 1 has no game"),
+        (
+            [SeriesLine(1, 1, 1, 1, 1, 1, 5, 0, 5), SeriesLine(1, 1, 1, 1, 0, 0, -5, 5, -5)],
+            "two lines in one part of table 1",
+        ),
+        (
+            [SeriesLine(1, 1, 1, 1, 1, 1, 5, 0, 5), SeriesLine(2, 2, 1, 1, 0, 0, -5, 5, -5)],
+            "table 1 is in two rounds",
+        ),
+        (
+            [SeriesLine(1, 1, 1, 1, 1, 1, 5, 0, 5), SeriesLine(1, 1, 2, 1, 0, 0, -5, 5, -5)],
+            "two tables in round 1",
+        ),
+    ],
+)
+def test_inconsistent_series_are_a_programming_error(series, message):
+    with pytest.raises(ValueError, match=message):
+        series_standings([1, 2], series, ["score"])
+
+
+@st.composite
+def full_table_tournaments(draw):
+    """Random small tournaments as the results service stores them: everyone seated at a
+    table has a line in every game there (some tables have no confirmed game)."""
+    players = draw(st.lists(st.integers(1, 500), min_size=2, max_size=10, unique=True))
+    lines: list[GameLine] = []
+    table = game = 0
+    for rnd in range(1, draw(st.integers(1, 3)) + 1):
+        order = draw(st.permutations(players))
+        start = 0
+        while len(order) - start >= 2:
+            size = draw(st.integers(2, min(4, len(order) - start)))
+            seated, start, table = order[start : start + size], start + size, table + 1
+            for _ in range(draw(st.integers(0, 4))):
+                game += 1
+                for player in seated:
+                    winner = draw(st.booleans())
+                    lines.append(
+                        GameLine(
+                            player,
+                            rnd,
+                            table,
+                            game,
+                            draw(st.integers(-6, 6)),
+                            0 if winner else draw(st.integers(0, 6)),
+                            winner,
+                            winner and draw(st.booleans()),
+                        )
+                    )
+    penalties = draw(st.dictionaries(st.sampled_from(players), st.integers(0, 2)))
+    metrics = draw(st.permutations(RANKABLE))
+    ranking = metrics[: draw(st.integers(1, 4))]
+    return players, lines, penalties, ranking
+
+
+@settings(deadline=None)
+@given(full_table_tournaments(), st.randoms(use_true_random=False))
+def test_series_lines_rank_exactly_like_game_lines(tournament, rng: random.Random):
+    players, lines, penalties, ranking = tournament
+    series = naive_series(lines)
+    assert by_table_and_player(fold_games(lines)) == series
+    rng.shuffle(series)
+    assert series_standings(players, series, ranking, penalties, "prop") == standings(
+        players, lines, ranking, penalties, "prop"
     )
