@@ -21,9 +21,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import (
-    OpenApiResponse,
-)
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import JSONParser
@@ -54,7 +52,7 @@ def _list_lengths(context: dict[str, Any]) -> dict[str, int]:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Domain errors to HTTP, then DRF's own handling for everything else."""
-    # Imported here: DRF's settings import this module, and both of these import them.
+    # Imported here: rest_framework.views reads DRF's settings, which name this module.
     from rest_framework.views import exception_handler as drf_exception_handler
     from rest_framework.views import set_rollback
 
@@ -85,28 +83,40 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 # --- parsing ----------------------------------------------------------------------------
 
 
-def _has_lone_surrogate(value: Any) -> bool:
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return True
-        return False
-    if isinstance(value, dict):
-        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_lone_surrogate(item) for item in value)
-    return False
+MAX_JSON_DEPTH = 20  # the deepest body of the API (a result's racks) nests 3 levels
+
+
+def _json_problem(data: Any) -> str | None:
+    """What makes parsed JSON unfit to go further, if anything: nesting deeper than any
+    body of this API (deep enough, it overflows Python's stack wherever it is walked), or
+    an unpaired surrogate such as `"\\ud800"` (valid JSON, but no database stores it)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return "text holds an unpaired surrogate"
+        elif isinstance(value, dict | list):
+            if depth > MAX_JSON_DEPTH:
+                return f"nested deeper than {MAX_JSON_DEPTH} levels"
+            items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+            stack.extend((item, depth + 1) for item in items)
+    return None
 
 
 class StrictJSONParser(JSONParser):
-    """JSON, refusing text no database can store: `"\\ud800"` is valid JSON but not
-    Unicode, and would otherwise fail only when saved (a 500)."""
+    """JSON that the views and the database can take, or a 400 saying why not."""
 
     def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
-        data = super().parse(stream, media_type, parser_context)
-        if _has_lone_surrogate(data):
-            raise exceptions.ParseError("JSON parse error - text holds an unpaired surrogate.")
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:  # thousands of nested brackets
+            raise exceptions.ParseError("JSON parse error - nested too deeply.") from None
+        problem = _json_problem(data)
+        if problem:
+            raise exceptions.ParseError(f"JSON parse error - {problem}.")
         return data
 
 

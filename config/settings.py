@@ -220,6 +220,9 @@ REST_FRAMEWORK = {
         "user": os.environ.get("API_THROTTLE_USER", "1200/minute"),
         "token": os.environ.get("API_THROTTLE_TOKEN", "10/minute"),
     },
+    # Proxies in front that append to X-Forwarded-For (1 behind the usual TLS proxy). With
+    # 0 the client's address is REMOTE_ADDR: a forged header cannot dodge the throttles.
+    "NUM_PROXIES": env_int("API_NUM_PROXIES", 0),
 }
 
 SPECTACULAR_SETTINGS = {

@@ -2,7 +2,7 @@
 
 The snapshot is recomputed in the background after every change; the answer says which
 `results_version` it was computed from and whether it is `stale` (behind the tournament).
-Only when no snapshot exists at all is one computed here, synchronously.
+When no snapshot exists at all (or no worker can be asked) one is computed here and now.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from config.api import errors
 from tournaments.api import TournamentScoped
 from tournaments.models import Tournament
 
-from .services import latest_standings, standings_recompute
+from .services import standings_for_read
 from .standings import METRICS
 
 
@@ -86,24 +86,13 @@ STANDINGS_EXAMPLE = {
 
 
 def standings_of(tournament: Tournament) -> dict[str, Any]:
-    """The latest snapshot with its freshness; computed now if there is none yet."""
-    snapshot = latest_standings(tournament)
-    if snapshot is None:
-        snapshot = standings_recompute(tournament_id=tournament.pk)
-        tournament.refresh_from_db(fields=["results_version"])
-    if snapshot is None:  # the tournament vanished meanwhile
-        return {
-            "results_version": tournament.results_version,
-            "computed_version": 0,
-            "stale": True,
-            "computed_at": None,
-            "ranking": list(tournament.ranking),
-            "rows": [],
-        }
+    """The latest snapshot and whether it is stale, as the pages show it too
+    (`standings_for_read`: computed here when there is none, or no worker can be asked)."""
+    snapshot, stale = standings_for_read(tournament)
     return {
         "results_version": tournament.results_version,
         "computed_version": snapshot.computed_version,
-        "stale": snapshot.computed_version < tournament.results_version,
+        "stale": stale,
         "computed_at": snapshot.computed_at,
         "ranking": list(snapshot.ranking),
         "rows": snapshot.rows,

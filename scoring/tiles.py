@@ -96,9 +96,13 @@ def parse_tile(token: str, field: str | Path = "tiles") -> Tile:
     colour = COLOUR_ALIASES.get(letter, letter) or None
     if colour is not None and colour not in COLOURS:
         raise RuleError(field, f"unknown colour {letter!r} in tile {token!r}; {_HOW_TO_WRITE}")
-    if int(digits) not in NUMBERS:
-        raise RuleError(field, f"tile {token!r} has number {int(digits)}; numbers are 1 to 13")
-    return Tile(colour, int(digits))
+    # Leading zeros aside, a number of more than two digits is never a tile; checking the
+    # length first also keeps a pasted wall of digits away from int() and its size limit.
+    number = int(digits) if len(digits.lstrip("0")) <= 2 else None
+    if number not in NUMBERS:
+        shown = number if number is not None else f"{digits[:6]}…"
+        raise RuleError(field, f"tile {token!r} has number {shown}; numbers are 1 to 13")
+    return Tile(colour, number)
 
 
 def parse_tiles(text: str, field: str | Path = "tiles") -> tuple[Tile, ...]:

@@ -56,8 +56,14 @@ def dave(django_user_model):
 
 @pytest.fixture
 def people(alice, bob, carol, dave, mallory, root):
-    return {"alice": alice, "bob": bob, "carol": carol, "dave": dave, "mallory": mallory,
-            "root": root}
+    return {
+        "alice": alice,
+        "bob": bob,
+        "carol": carol,
+        "dave": dave,
+        "mallory": mallory,
+        "root": root,
+    }
 
 
 @pytest.fixture
@@ -98,8 +104,7 @@ def seated(game: Game) -> list[int]:
 
 def rows() -> dict[str, int]:
     """How many rows each table holds: compare before and after a refused request."""
-    models = (Tournament, StaffMember, Player, Round, Table, Seat, Game, Result, RackEntry,
-              Penalty)
+    models = (Tournament, StaffMember, Player, Round, Table, Seat, Game, Result, RackEntry, Penalty)
     return {model.__name__: model.objects.count() for model in models}
 
 

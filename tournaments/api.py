@@ -607,6 +607,12 @@ class RoundIn(serializers.Serializer):
         "(by current standings) or `plan` (a planned schedule).",
     )
     tables = RawJSONField(schema=TABLES_SCHEMA, required=False, allow_null=True)
+    seed = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="For the drawn methods: the seed of the draw, to repeat a seating exactly; "
+        "drawn and stored with the round when absent.",
+    )
 
 
 ROUND_EXAMPLE = {
@@ -685,8 +691,14 @@ class RoundListView(TournamentScoped, ListAPIView):
         tournament = self.tournament
         self.check_object_permissions(request, tournament)
         data = valid(RoundIn, request.data)
+        # `seed` only when given: the service draws one otherwise.
+        extra = {"seed": data["seed"]} if data.get("seed") is not None else {}
         round_ = services.round_open(
-            tournament=tournament, by=request.user, method=data["method"], tables=data.get("tables")
+            tournament=tournament,
+            by=request.user,
+            method=data["method"],
+            tables=data.get("tables"),
+            **extra,
         )
         return Response(
             RoundOut(rounds_with_tables(tournament).get(pk=round_.pk)).data,

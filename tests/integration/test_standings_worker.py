@@ -34,15 +34,20 @@ def test_results_through_the_api_reach_the_standings_within_10_seconds(worker, a
     for game in games[:3]:
         response = client.post(
             f"/api/v1/games/{game.pk}/results/",
-            {"based_on": 0, "end": "rummikub", "winner": seated(game)[0],
-             "racks": rummikub_racks(game, "R4 B10 K2", "J 7", "O3")},
+            {
+                "based_on": 0,
+                "end": "rummikub",
+                "winner": seated(game)[0],
+                "racks": rummikub_racks(game, "R4 B10 K2", "J 7", "O3"),
+            },
             format="json",
         )
         assert response.status_code == 201, response.content
         reached, seconds = wait_for(lambda: current(tournament), timeout=10)
         assert reached, f"standings still at an older version after {seconds:.1f}s"
-    snapshot = Standings.objects.get(tournament=tournament,
-                                     computed_version=tournament.results_version)
+    snapshot = Standings.objects.get(
+        tournament=tournament, computed_version=tournament.results_version
+    )
     assert sum(row["metrics"]["games_played"] for row in snapshot.rows) == 3 * 4
 
 
@@ -61,8 +66,10 @@ def test_a_burst_of_50_results_is_folded_into_few_recomputes(worker, alice, bob,
     recomputes = Standings.objects.filter(tournament=tournament).count() - before
     assert recomputes < 50 / 3, f"{recomputes} recomputes for 50 results"
     with capsys.disabled():
-        print(f"\nburst: 50 results in {time.monotonic() - started - seconds:.2f}s → "
-              f"{recomputes} recomputes; final version reached {seconds:.2f}s after the last")
+        print(
+            f"\nburst: 50 results in {time.monotonic() - started - seconds:.2f}s → "
+            f"{recomputes} recomputes; final version reached {seconds:.2f}s after the last"
+        )
 
 
 def test_a_worker_killed_mid_recompute_still_ends_right(live_jobs, alice, bob, tmp_path):
@@ -81,7 +88,7 @@ def test_a_worker_killed_mid_recompute_still_ends_right(live_jobs, alice, bob, t
         os.kill(int(started[0]), signal.SIGKILL)  # the pool process running the task
 
         # acks_late + reject_on_worker_lost: the task goes back to the queue and runs again.
-        reached, seconds = wait_for(lambda: current(tournament), timeout=30)
+        reached, _ = wait_for(lambda: current(tournament), timeout=30)
         assert reached, (tmp_path / "worker.log").read_text()[-3000:]
         runs = marks.read_text().split()
         assert len(runs) >= 2 and runs[1] != runs[0]

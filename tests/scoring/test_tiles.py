@@ -246,3 +246,11 @@ def test_the_error_path_starts_with_the_field_given() -> None:
     with pytest.raises(RuleError) as info:
         check_availability([parse_tiles("J J J")], field=("games", 0, "racks"))
     assert info.value.path == ("games", 0, "racks", 0, "tiles")
+
+
+def test_a_wall_of_digits_is_a_named_error_not_a_crash():
+    from scoring.errors import RuleError
+    from scoring.tiles import parse_tiles
+
+    with pytest.raises(RuleError, match="numbers are 1 to 13"):
+        parse_tiles("R" + "9" * 5000)

@@ -4,6 +4,7 @@ that every endpoint shares (malformed bodies never reach a 500)."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.staticfiles import finders
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -60,9 +61,7 @@ def test_a_wrong_token_is_401():
 
 def test_session_login_works_too(client, bob):
     client.force_login(bob)
-    response = client.post(
-        "/api/v1/tournaments/", {"name": "Cup"}, content_type="application/json"
-    )
+    response = client.post("/api/v1/tournaments/", {"name": "Cup"}, content_type="application/json")
     assert response.status_code == 201
 
 
@@ -86,6 +85,11 @@ def test_token_endpoint_is_throttled_per_ip(settings, bob):
         TOKEN_URL, {"username": "bob", "password": "bob-pass-123"}, REMOTE_ADDR="10.0.0.9"
     )
     assert other.status_code == 200
+    # A forged X-Forwarded-For does not make a new address.
+    forged = client.post(
+        TOKEN_URL, {"username": "bob", "password": "guess"}, HTTP_X_FORWARDED_FOR="10.9.9.9"
+    )
+    assert forged.status_code == 429
 
 
 def test_anonymous_reads_are_throttled(settings):
@@ -98,11 +102,21 @@ def test_anonymous_reads_are_throttled(settings):
     assert codes == [200, 200, 429]
 
 
-def test_default_rates_are_strict_for_the_token_endpoint():
-    from django.conf import settings
+def test_default_rates_guard_the_token_endpoint(monkeypatch):
+    import importlib
 
-    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-    assert set(rates) >= {"anon", "user", "token"}
+    import config.settings
+
+    for name in ("API_THROTTLE_ANON", "API_THROTTLE_USER", "API_THROTTLE_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    defaults = importlib.reload(config.settings).REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    assert defaults == {"anon": "120/minute", "user": "1200/minute", "token": "10/minute"}
+    monkeypatch.setenv("API_THROTTLE_TOKEN", "3/minute")
+    assert importlib.reload(config.settings).REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["token"] == (
+        "3/minute"
+    )
+    monkeypatch.delenv("API_THROTTLE_TOKEN")
+    importlib.reload(config.settings)
 
 
 def test_schema_and_docs_are_served():
@@ -118,6 +132,8 @@ def test_schema_and_docs_are_served():
     # Swagger UI comes from the sidecar package, not a CDN: the docs work offline.
     assert b"swagger-ui" in docs.content
     assert b"cdn.jsdelivr" not in docs.content
+    assert b"drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in docs.content
+    assert finders.find("drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js")
 
 
 def test_every_operation_has_an_example():
@@ -149,6 +165,9 @@ def test_every_operation_has_an_example():
         (b'{"name": NaN}', "application/json"),
         (b'{"name": "Cup", "table_size": 1' + b"0" * 5000 + b"}", "application/json"),
         (b"\xff\xfe", "application/json"),
+        (b"[" * 100_000 + b"]" * 100_000, "application/json"),
+        (b'{"name": "Cup", "rules": {"a": ' + b"[" * 500 + b"]" * 500 + b"}}", "application/json"),
+        (b'{"name": "Cup", "ranking": ' + b"[" * 25 + b"]" * 25 + b"}", "application/json"),
         (b"name=Cup", "text/plain"),
     ],
 )

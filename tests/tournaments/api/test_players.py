@@ -6,6 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.api import ORGANISER_ONLY, matrix, rows
+from tests.factories import make_tournament
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -74,16 +75,10 @@ def test_detail_and_withdraw(client_for, tournament):
     assert player.status == "withdrawn"
 
 
-def test_a_player_of_another_tournament_is_not_found_here(client_for, tournament, dave):
-    other = Player.objects.exclude(tournament=tournament).first() or None
-    if other is None:
-        from tournaments.services import player_register
-        from tournaments.models import Tournament
-
-        other = player_register(
-            tournament=Tournament.objects.get(slug="other-open"), by=None, name="Zed"
-        )
+def test_a_player_of_another_tournament_is_not_found_here(client_for, tournament, alice):
+    other = make_tournament(alice, name="Other Cup", players=1).players.get()
     assert client_for("root").get(f"{PLAYERS}{other.id}/").status_code == 404
+    assert client_for("alice").patch(f"{PLAYERS}{other.id}/", {"club": "x"}).status_code == 404
 
 
 def test_import_registers_every_row(client_for, tournament):

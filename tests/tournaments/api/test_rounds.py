@@ -79,12 +79,36 @@ def test_drawn_methods_go_to_the_service_with_the_tables(client_for, tournament,
     assert calls[0]["tournament"] == tournament
 
 
-def test_drawn_methods_without_tables(client_for, tournament):
-    # Until the seating module lands the service answers 400 naming `method`; after, 201.
-    response = client_for("alice").post(ROUNDS, {"method": "random"}, format="json")
-    assert response.status_code in (201, 400)
-    if response.status_code == 400:
-        assert "method" in response.json()
+def test_a_random_round_is_drawn_and_repeatable_by_seed(client_for, tournament):
+    response = client_for("alice").post(ROUNDS, {"method": "random", "seed": 42}, format="json")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert (body["number"], body["method"]) == (1, "random")
+    seated = sorted(s["player"] for t in body["tables"] for s in t["seats"])
+    assert seated == sorted(ids(tournament))
+    assert {"repeat_pairs", "max_meetings"} <= set(body["quality"])
+    # The same seed over the same history draws the same tables.
+    Round.objects.filter(tournament=tournament).delete()
+    again = client_for("alice").post(ROUNDS, {"method": "random", "seed": 42}, format="json")
+    assert [[s["player"] for s in t["seats"]] for t in again.json()["tables"]] == [
+        [s["player"] for s in t["seats"]] for t in body["tables"]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"method": "random", "seed": -1}, "seed"),
+        ({"method": "random", "seed": "lucky"}, "seed"),
+        ({"method": "random", "tables": [[1, 2]]}, "tables"),
+    ],
+)
+def test_bad_draws_are_refused(client_for, tournament, body, field):
+    before = rows()
+    response = client_for("alice").post(ROUNDS, body, format="json")
+    assert response.status_code == 400, response.json()
+    assert field in response.json()
+    assert rows() == before
 
 
 @pytest.mark.parametrize(("who", "expected"), matrix(201, ORGANISER_ONLY))

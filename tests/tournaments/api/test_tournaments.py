@@ -284,7 +284,8 @@ def _enter_a_result(tournament, alice, round1):
         based_on=0,
         end="rummikub",
         winner=players[0],
-        racks=[{"player": players[0], "tiles": ""}] + [{"player": p, "points": 5} for p in players[1:]],
+        racks=[{"player": players[0], "tiles": ""}]
+        + [{"player": p, "points": 5} for p in players[1:]],
     )
 
 
