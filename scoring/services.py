@@ -21,7 +21,13 @@ from games.models import Penalty, Result
 from tournaments.models import Player, Tournament
 
 from .models import Standings
-from .standings import SeriesLine, compute_standings_from_series
+from .standings import (
+    PlayerTotals,
+    SeriesLine,
+    compute_standings_from_series,
+    compute_standings_from_totals,
+    needs_series,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -102,19 +108,9 @@ def clear_pending(tournament_id: int) -> None:
 # picked before the racks are joined, so each rack is joined once (to its confirmed result
 # and game) rather than to result, game, table and round in turn; the round is looked up
 # per series, after the sum. Plain SQL that SQLite runs too; columns in SeriesLine's order.
-SERIES_SQL = """
-SELECT series.player_id, rnd.number, series.table_id, series.games, series.won,
-       series.rummikubs, series.score, series.charge, series.best_game
-FROM (
-    SELECT rack.player_id,
-           game.table_id,
-           COUNT(*) AS games,
-           SUM(CASE WHEN rack.winner THEN 1 ELSE 0 END) AS won,
-           SUM(CASE WHEN rack.winner AND result."end" = %(rummikub)s THEN 1 ELSE 0 END)
-               AS rummikubs,
-           SUM(rack.score - COALESCE(sanction.points, 0)) AS score,
-           SUM(CASE WHEN rack.winner THEN 0 ELSE rack.charge END) AS charge,
-           MAX(rack.score - COALESCE(sanction.points, 0)) AS best_game
+# Each confirmed rack with its game's sanction points taken off, for this tournament's
+# games only; both queries below sum these rows, one per series, one per player.
+_RACKS = """
     FROM games_rackentry rack
     JOIN games_result result ON result.id = rack.result_id
     JOIN games_game game ON game.id = result.game_id
@@ -133,15 +129,37 @@ FROM (
           JOIN tournaments_round rnd ON rnd.id = tbl.round_id
           WHERE rnd.tournament_id = %(tournament)s
       )
+"""
+_SUMS = """
+           COUNT(*) AS games,
+           SUM(CASE WHEN rack.winner THEN 1 ELSE 0 END) AS won,
+           SUM(CASE WHEN rack.winner AND result."end" = %(rummikub)s THEN 1 ELSE 0 END)
+               AS rummikubs,
+           SUM(rack.score - COALESCE(sanction.points, 0)) AS score,
+           SUM(CASE WHEN rack.winner THEN 0 ELSE rack.charge END) AS charge,
+           MAX(rack.score - COALESCE(sanction.points, 0)) AS best_game
+"""
+# Grouped by (player, table) and only then joined to the round: grouping by round and
+# table directly made PostgreSQL sort all the racks instead of hashing them.
+SERIES_SQL = f"""
+SELECT series.player_id, rnd.number, series.table_id, series.games, series.won,
+       series.rummikubs, series.score, series.charge, series.best_game
+FROM (
+    SELECT rack.player_id, game.table_id, {_SUMS}
+    {_RACKS}
     GROUP BY rack.player_id, game.table_id
 ) series
 JOIN games_table tbl ON tbl.id = series.table_id
 JOIN tournaments_round rnd ON rnd.id = tbl.round_id
 """
+TOTALS_SQL = f"""
+SELECT rack.player_id, {_SUMS}
+{_RACKS}
+GROUP BY rack.player_id
+"""
 
 
-def _series_lines(tournament_id: int) -> list[SeriesLine]:
-    """The tournament's series lines, from confirmed results only (one query)."""
+def _sums(sql: str, tournament_id: int) -> list[tuple]:
     params = {
         "tournament": tournament_id,
         "confirmed": Result.Status.CONFIRMED.value,
@@ -149,8 +167,24 @@ def _series_lines(tournament_id: int) -> list[SeriesLine]:
         "sanction": Penalty.Kind.SANCTION.value,
     }
     with connection.cursor() as cursor:
-        cursor.execute(SERIES_SQL, params)
-        return list(starmap(SeriesLine, cursor.fetchall()))
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _ranked_rows(tournament: Tournament, players: list[int], penalties: dict[int, int]):
+    """Rank from per-player totals when the ranking allows it (one row per player comes
+    back), from series lines when it needs to know who sat with whom (one per series)."""
+    common = {
+        "players": players,
+        "penalties": penalties,
+        "ranking": tournament.ranking,
+        "lot_seed": f"{tournament.pk}:{tournament.slug}",
+    }
+    if needs_series(tournament.ranking):
+        series = list(starmap(SeriesLine, _sums(SERIES_SQL, tournament.pk)))
+        return compute_standings_from_series(series=series, **common)
+    totals = starmap(PlayerTotals, _sums(TOTALS_SQL, tournament.pk))
+    return compute_standings_from_totals(totals=totals, **common)
 
 
 def standings_recompute(*, tournament_id: int) -> Standings | None:
@@ -158,8 +192,9 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
 
     Five SQL queries whatever the size, and BEGIN and COMMIT around the insert outside a
     transaction: the tournament with the id of its snapshot at that version if there is
-    one, the players with their penalty counts, the series sums, the insert and the id of
-    the stored row (one more if another worker stored that version meanwhile).
+    one, the players with their penalty counts, the sums per player (per series when the
+    ranking needs to know who sat with whom), the insert and the id of the stored row (one
+    more if another worker stored that version meanwhile).
     """
     current = Standings.objects.filter(
         tournament=OuterRef("pk"), computed_version=OuterRef("results_version")
@@ -178,13 +213,7 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
         .annotate(penalty_count=Count("penalties", filter=Q(penalties__voided=False)))
         .values_list("id", "number", "name", "club", "status", "penalty_count")
     )
-    rows = compute_standings_from_series(
-        players=[p[0] for p in players],
-        series=_series_lines(tournament.pk),
-        penalties={p[0]: p[5] for p in players},
-        ranking=tournament.ranking,
-        lot_seed=f"{tournament.pk}:{tournament.slug}",
-    )
+    rows = _ranked_rows(tournament, [p[0] for p in players], {p[0]: p[5] for p in players})
     info = {p[0]: p for p in players}
     stored = [
         {

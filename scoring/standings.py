@@ -148,6 +148,27 @@ METRICS: dict[str, Metric] = {
 }
 
 HEAD_TO_HEAD = "head_to_head"
+# The metrics that need to know who sat with whom; every other one is a per-player sum.
+SERIES_METRICS = frozenset({"table_wins", "opponents_score", HEAD_TO_HEAD})
+
+
+def needs_series(ranking: Iterable[str]) -> bool:
+    """Whether ranking by these metrics needs series lines, not just per-player totals."""
+    return not SERIES_METRICS.isdisjoint(ranking)
+
+
+@dataclass(slots=True)
+class PlayerTotals:
+    """One player's sums over all their confirmed games (the fields of ``SeriesLine``
+    without the table): enough for every metric outside ``SERIES_METRICS``."""
+
+    player: int
+    games: int
+    won: int
+    rummikubs: int
+    score: int
+    charge: int
+    best_game: int
 
 
 def validate_ranking(ranking: object, field: str | Path = "ranking") -> tuple[str, ...]:
@@ -226,6 +247,36 @@ def compute_standings_from_series(
     return _rank(players, series, penalties, order, lot_seed, source="series")
 
 
+def compute_standings_from_totals(
+    *,
+    players: Sequence[int],
+    totals: Iterable[PlayerTotals],
+    penalties: Mapping[int, int],
+    ranking: Sequence[str],
+    lot_seed: str,
+) -> list[StandingRow]:
+    """``compute_standings`` for a ranking without ``SERIES_METRICS``, from one line per
+    player: the same ranks, and the same metrics except the series ones, which are left
+    out of the rows (nothing ranks by them, and they would cost a pass over every series).
+    """
+    order = validate_ranking(ranking)
+    if needs_series(order):
+        raise ValueError(f"ranking {order}: needs series lines, not per-player totals")
+    roster = _roster(players)
+    keys = ("score", "games_won", "games_played", "rummikubs", "rack_total", "best_game")
+    values: dict[str, dict[int, int]] = {key: dict.fromkeys(roster, 0) for key in keys}
+    for line in totals:
+        if line.player not in values["score"]:
+            raise ValueError(f"totals: player {line.player} is not registered")
+        values["score"][line.player] = line.score
+        values["games_won"][line.player] = line.won
+        values["games_played"][line.player] = line.games
+        values["rummikubs"][line.player] = line.rummikubs
+        values["rack_total"][line.player] = line.charge
+        values["best_game"][line.player] = line.best_game if line.games else 0
+    return _finish(roster, values, [], penalties, order, lot_seed)
+
+
 def fold_games(lines: Iterable[GameLine]) -> list[SeriesLine]:
     """Sum game lines into series lines: one per player and part of a series.
 
@@ -283,12 +334,27 @@ def _rank(
     source: str,
 ) -> list[StandingRow]:
     """The rows for a validated ranking ``order``; ``source`` names the input in errors."""
+    roster = _roster(players)
+    values, parts = _tally(roster, series, source)
+    return _finish(roster, values, parts, penalties, order, lot_seed)
+
+
+def _roster(players: Sequence[int]) -> list[int]:
     roster = list(players)
     if len(set(roster)) != len(roster):
         raise ValueError("players: a player id is listed twice")
+    return roster
 
-    values, parts = _tally(roster, series, source)
 
+def _finish(
+    roster: list[int],
+    values: dict[str, dict[int, int]],
+    parts: list[list[SeriesLine]],
+    penalties: Mapping[int, int],
+    order: tuple[str, ...],
+    lot_seed: str,
+) -> list[StandingRow]:
+    """Add penalties, lot and head_to_head to the summed ``values``, then rank."""
     penalty_counts = dict.fromkeys(roster, 0)
     for player, count in penalties.items():
         if player not in penalty_counts:

@@ -16,7 +16,7 @@ from games.services import penalty_record, penalty_void, result_confirm, result_
 from scoring import services
 from scoring.models import Standings
 from scoring.services import standings_recompute
-from scoring.standings import GameLine, compute_standings
+from scoring.standings import SERIES_METRICS, GameLine, compute_standings, needs_series
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import seated
 from tournaments.models import Tournament
@@ -138,6 +138,9 @@ CLUB_EXPECTED = {
 @pytest.mark.parametrize("key", list(CLUB_EXPECTED))
 def test_club_metric(club, key):
     t, p = club
+    if key in SERIES_METRICS:
+        # Series metrics are computed (and shown) when the ranking uses them.
+        Tournament.objects.filter(pk=t.pk).update(ranking=["games_won", "score", key])
     snapshot = standings_recompute(tournament_id=t.pk)
     assert metric(snapshot, key, p) == CLUB_EXPECTED[key]
 
@@ -173,12 +176,10 @@ def test_the_snapshot_is_stored_for_the_current_version(club):
         "games_played",
         "rummikubs",
         "rack_total",
-        "table_wins",
-        "opponents_score",
         "best_game",
         "penalties",
         "lot",
-    ]
+    ]  # no series metric: this ranking does not use one, so it is not computed
 
 
 def game_level_rows(t: Tournament) -> list[dict]:
@@ -242,12 +243,25 @@ def game_level_rows(t: Tournament) -> list[dict]:
     ]
 
 
-@pytest.mark.parametrize("ranking", [["games_won", "score"], ["score", "head_to_head", "lot"]])
-def test_series_sums_give_the_game_level_standings(club, ranking):
+@pytest.mark.parametrize(
+    "ranking",
+    [["games_won", "score"], ["score", "head_to_head", "lot"], ["table_wins", "rack_total"]],
+)
+def test_sums_in_sql_give_the_game_level_standings(club, ranking):
     t, _ = club
     Tournament.objects.filter(pk=t.pk).update(ranking=ranking)
     t.refresh_from_db()
-    assert standings_recompute(tournament_id=t.pk).rows == game_level_rows(t)
+    assert standings_recompute(tournament_id=t.pk).rows == expected_rows(t)
+
+
+def expected_rows(t: Tournament) -> list[dict]:
+    """The game-level rows, less the series metrics when the ranking does not use them
+    (per-player totals leave them out)."""
+    rows = game_level_rows(t)
+    if not needs_series(t.ranking):
+        for row in rows:
+            row["metrics"] = {k: v for k, v in row["metrics"].items() if k not in SERIES_METRICS}
+    return rows
 
 
 # --- idempotence and concurrency ------------------------------------------------------------
@@ -280,7 +294,7 @@ def test_a_new_version_gets_a_new_snapshot_and_the_old_one_stays(club, bob):
 
 def test_a_snapshot_stored_meanwhile_by_another_worker_is_kept(club, monkeypatch):
     t, _ = club
-    compute = services.compute_standings_from_series
+    compute = services.compute_standings_from_totals
 
     def another_worker_stores_first(**kwargs):
         rows = compute(**kwargs)
@@ -289,7 +303,7 @@ def test_a_snapshot_stored_meanwhile_by_another_worker_is_kept(club, monkeypatch
         )
         return rows
 
-    monkeypatch.setattr(services, "compute_standings_from_series", another_worker_stores_first)
+    monkeypatch.setattr(services, "compute_standings_from_totals", another_worker_stores_first)
     snapshot = standings_recompute(tournament_id=t.pk)
     assert snapshot.rows == ["theirs"]
     assert Standings.objects.filter(tournament=t).count() == 1
@@ -328,11 +342,14 @@ def big(alice, bob) -> Tournament:
     return t
 
 
+@pytest.mark.parametrize("ranking", [["games_won", "score"], ["score", "opponents_score"]])
 def test_the_number_of_queries_does_not_grow_with_the_tournament(
-    club, big, django_assert_max_num_queries
+    club, big, django_assert_max_num_queries, ranking
 ):
     counts = []
     for t in (club[0], big):
+        Tournament.objects.filter(pk=t.pk).update(ranking=ranking)
+        t.refresh_from_db()
         with django_assert_max_num_queries(MAX_QUERIES) as captured:
             snapshot = standings_recompute(tournament_id=t.pk)
         counts.append(len(captured))
@@ -340,7 +357,7 @@ def test_the_number_of_queries_does_not_grow_with_the_tournament(
     assert counts[0] == counts[1]
     assert len(snapshot.rows) == 40
     assert {row["metrics"]["games_played"] for row in snapshot.rows} == {16}
-    assert snapshot.rows == game_level_rows(big)
+    assert snapshot.rows == expected_rows(big)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -15,11 +15,14 @@ from hypothesis import strategies as st
 from scoring.errors import RuleError
 from scoring.standings import (
     METRICS,
+    SERIES_METRICS,
     GameLine,
+    PlayerTotals,
     SeriesLine,
     StandingRow,
     compute_standings,
     compute_standings_from_series,
+    compute_standings_from_totals,
     fold_games,
     lot_draw,
     validate_ranking,
@@ -697,3 +700,59 @@ def test_series_lines_rank_exactly_like_game_lines(tournament, rng: random.Rando
     assert series_standings(players, series, ranking, penalties, "prop") == standings(
         players, lines, ranking, penalties, "prop"
     )
+
+
+def totals_of(series: list[SeriesLine]) -> list[PlayerTotals]:
+    """Sum series lines per player: what the recompute's per-player query returns."""
+    sums: dict[int, PlayerTotals] = {}
+    for line in series:
+        total = sums.setdefault(line.player, PlayerTotals(line.player, 0, 0, 0, 0, 0, None))
+        total.games += line.games
+        total.won += line.won
+        total.rummikubs += line.rummikubs
+        total.score += line.score
+        total.charge += line.charge
+        best = total.best_game
+        total.best_game = line.best_game if best is None else max(best, line.best_game)
+    return list(sums.values())
+
+
+@settings(deadline=None)
+@given(full_table_tournaments())
+def test_per_player_totals_rank_like_game_lines_without_series_metrics(tournament):
+    players, lines, penalties, ranking = tournament
+    ranking = [key for key in ranking if key not in SERIES_METRICS] or ["score"]
+    expected = compute_standings(
+        players=players, lines=lines, penalties=penalties, ranking=ranking, lot_seed="prop"
+    )
+    got = compute_standings_from_totals(
+        players=players,
+        totals=totals_of(fold_games(lines)),
+        penalties=penalties,
+        ranking=ranking,
+        lot_seed="prop",
+    )
+    assert [(row.rank, row.player) for row in got] == [(row.rank, row.player) for row in expected]
+    for mine, theirs in zip(got, expected, strict=True):
+        assert mine.metrics == {
+            key: value for key, value in theirs.metrics.items() if key not in SERIES_METRICS
+        }
+
+
+@pytest.mark.parametrize("key", sorted(SERIES_METRICS))
+def test_per_player_totals_refuse_a_series_metric(key):
+    with pytest.raises(ValueError, match="needs series lines"):
+        compute_standings_from_totals(
+            players=[1, 2], totals=[], penalties={}, ranking=[key], lot_seed="x"
+        )
+
+
+def test_per_player_totals_refuse_an_unregistered_player():
+    with pytest.raises(ValueError, match="not registered"):
+        compute_standings_from_totals(
+            players=[1],
+            totals=[PlayerTotals(9, 1, 1, 0, 5, 0, 5)],
+            penalties={},
+            ranking=["score"],
+            lot_seed="x",
+        )
