@@ -105,10 +105,19 @@ TABLES_SCHEMA = {
 }
 QUALITY_SCHEMA = {
     "type": "object",
-    "description": "How good the seating is: repeat meetings with earlier rounds.",
+    "description": (
+        "How good the seating is: pairs meeting again (repeat_pairs), the most meetings of "
+        "any pair so far (max_meetings), most minus fewest starts (starter_balance); for "
+        "Swiss also the widest table in standings places (rank_spread), their sum "
+        "(rank_spread_total) and each table's spread (rank_spreads)."
+    ),
     "properties": {
         "repeat_pairs": {"type": "integer"},
         "max_meetings": {"type": "integer"},
+        "starter_balance": {"type": "integer"},
+        "rank_spread": {"type": "integer"},
+        "rank_spread_total": {"type": "integer"},
+        "rank_spreads": {"type": "array", "items": {"type": "integer"}},
     },
     "additionalProperties": True,
 }
@@ -632,7 +641,7 @@ ROUND_EXAMPLE = {
             "games": [{"id": 34 + n, "number": n, "starter": n} for n in range(1, 4)],
         },
     ],
-    "quality": {"repeat_pairs": 0, "max_meetings": 1},
+    "quality": {"repeat_pairs": 0, "max_meetings": 1, "starter_balance": 1},
 }
 
 

@@ -24,7 +24,7 @@ from scoring.rules import DEFAULT_PRESET, PRESET_RANKING, PRESET_TABLE_SIZE, res
 from scoring.standings import validate_ranking
 
 from .models import Player, Round, SeatingPlan, StaffMember, Tournament
-from .seating import plan_rounds, seat_random, seat_swiss
+from .seating import plan_rounds, seat_random, seat_swiss, table_rank_spreads
 from .seating import quality as seating_quality_figures
 
 MAX_NAME = 100
@@ -548,7 +548,7 @@ def round_open(
         number=number,
         method=method,
         seed=None if method == Round.Method.MANUAL else seed,
-        quality=seating_quality_figures(seating, history, ranked),
+        quality=_quality(seating, history, ranked),
         created_by=_user_or_none(by),
     )
     for table_number, player_ids in enumerate(seating, start=1):
@@ -564,6 +564,17 @@ def round_open(
         tournament.status = Tournament.Status.RUNNING
         _stamp(tournament, by).save(update_fields=["status", "updated_at"])
     return round_
+
+
+def _quality(
+    tables: Sequence[Sequence[int]], history: list, ranked: Sequence[int] | None
+) -> dict[str, Any]:
+    """The seating figures stored with a round; a Swiss round also keeps each table's rank
+    spread, so the organiser sees which tables mix far-apart players."""
+    quality: dict[str, Any] = seating_quality_figures(tables, history, ranked)
+    if ranked is not None:
+        quality["rank_spreads"] = table_rank_spreads(tables, ranked)
+    return quality
 
 
 def _planned_tables(
@@ -638,7 +649,7 @@ def seating_quality(tournament: Tournament, round_: Round) -> dict[str, int]:
             p.id: p for p in tournament.players.filter(pk__in=[p for t in current for p in t])
         }
         ranked = ranked_players(tournament, active)
-    return seating_quality_figures(current, earlier, ranked)
+    return _quality(current, earlier, ranked)
 
 
 @transaction.atomic

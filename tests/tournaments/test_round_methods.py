@@ -55,6 +55,8 @@ def test_swiss_seats_the_leaders_together(alice, bob):
     leaders = {table.seats.get(position=1).player_id for table in first.tables.all()}
     assert leaders <= set(seating(second)[0])
     assert second.method == "swiss" and "rank_spread" in second.quality
+    spreads = second.quality["rank_spreads"]
+    assert len(spreads) == 2 and max(spreads) == second.quality["rank_spread"]
 
 
 def test_plan_is_made_once_and_used_round_by_round(alice):

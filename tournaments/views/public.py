@@ -124,7 +124,13 @@ def render_round(
         {
             **page,
             "round": round_,
-            "quality": [(key.replace("_", " "), value) for key, value in round_.quality.items()],
+            "quality": [
+                (
+                    key.replace("_", " "),
+                    " / ".join(map(str, value)) if isinstance(value, list) else value,
+                )
+                for key, value in round_.quality.items()
+            ],
             "cards": cards,
             "find": find,
             "query": query,
