@@ -23,15 +23,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import OrganiserWrites, RawJSONField, errors
-from scoring.errors import RuleError
 from scoring.rules import OPTIONS, PRESET_NAMES
 from scoring.standings import METRICS
 
 from . import services
 from .models import Player, Round, StaffMember, Tournament
 from .selectors import tournaments_visible_to
-
-MAX_CSV_BYTES = 1024 * 1024
 
 
 def valid(serializer_class: type[serializers.Serializer], data: Any, **kwargs: Any) -> dict:
@@ -572,9 +569,8 @@ class PlayerImportView(TournamentScoped, APIView):
         tournament = self.tournament
         self.check_object_permissions(request, tournament)
         upload = valid(PlayerImportIn, request.data)["file"]
-        data = upload.read(MAX_CSV_BYTES + 1)
-        if len(data) > MAX_CSV_BYTES:
-            raise RuleError("file", f"is larger than {MAX_CSV_BYTES // 1024} KiB.")
+        # Read one byte past the limit: enough for the service to refuse it, never more.
+        data = upload.read(services.MAX_CSV_BYTES + 1)
         players = services.players_import_csv(tournament=tournament, by=request.user, data=data)
         return Response(PlayerOut(players, many=True).data, status=status.HTTP_201_CREATED)
 

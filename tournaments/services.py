@@ -28,6 +28,8 @@ from .seating import plan_rounds, seat_random, seat_swiss, table_rank_spreads
 from .seating import quality as seating_quality_figures
 
 MAX_NAME = 100
+# A club's player list is a few KB; a megabyte is surely a wrong file.
+MAX_CSV_BYTES = 1024 * 1024
 MAX_ROUNDS = 100
 
 
@@ -401,6 +403,8 @@ def players_import_csv(*, tournament: Tournament, by: Any, data: bytes | str) ->
 
     Errors name the line: "line 4: rating 'abc' must be a whole number."
     """
+    if len(data) > MAX_CSV_BYTES:
+        raise RuleError("file", f"is larger than {MAX_CSV_BYTES // 1024} KiB.")
     text = _decode_csv(data)
     reader = csv.reader(io.StringIO(text))
     try:

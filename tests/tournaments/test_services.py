@@ -319,3 +319,13 @@ def test_database_forbids_a_repeated_game_number(alice):
     table = open_round(t, alice).tables.get()
     with pytest.raises(IntegrityError), transaction.atomic():
         Game.objects.create(table=table, number=1, starter_position=1)
+
+
+def test_import_csv_refuses_a_file_over_the_limit(alice):
+    from tournaments.services import MAX_CSV_BYTES
+
+    t = tournament_create(by=alice, name="Open")
+    data = b"name\n" + b"Ada\n" * (MAX_CSV_BYTES // 4)
+    with pytest.raises(RuleError, match="larger than"):
+        players_import_csv(tournament=t, by=alice, data=data)
+    assert t.players.count() == 0

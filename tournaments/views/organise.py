@@ -41,9 +41,6 @@ from ..selectors import active_players
 from ..web import add_rule_errors, tournament_context, tournament_page
 from .public import render_round
 
-MAX_CSV_BYTES = 1024 * 1024
-
-
 # --- tournament settings -----------------------------------------------------------------
 
 
@@ -175,10 +172,8 @@ def players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse
     if form.is_valid():
         upload = form.cleaned_data["file"]
         try:
-            if upload.size > MAX_CSV_BYTES:
-                raise RuleError("file", f"is larger than {MAX_CSV_BYTES // 1024} KB.")
             imported = services.players_import_csv(
-                tournament=tournament, by=request.user, data=upload.read()
+                tournament=tournament, by=request.user, data=upload.read(services.MAX_CSV_BYTES + 1)
             )
         except RuleError as error:
             add_rule_errors(form, error)
