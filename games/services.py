@@ -21,7 +21,7 @@ from scoring.game import GameIn, RackIn, score_game
 from scoring.tiles import parse_tiles
 from tournaments.models import Player, Tournament
 from tournaments.selectors import can_organise, can_score
-from tournaments.services import _stamp, bump_results_version
+from tournaments.services import bump_results_version, stamp_history_user
 
 from .models import Game, Penalty, RackEntry, Result
 
@@ -198,7 +198,7 @@ def result_submit(
         # The savepoint keeps the transaction usable if the unique version constraint
         # fires (a concurrent writer that slipped past the lock, e.g. on SQLite).
         with transaction.atomic():
-            result = _stamp(
+            result = stamp_history_user(
                 Result(
                     game=game,
                     version=current + 1,
@@ -265,7 +265,7 @@ def result_confirm(*, result: Result, by: Any) -> Result:
     result.status = Result.Status.CONFIRMED
     result.confirmed_by = by
     result.confirmed_at = timezone.now()
-    _stamp(result, by).save(update_fields=["status", "confirmed_by", "confirmed_at"])
+    stamp_history_user(result, by).save(update_fields=["status", "confirmed_by", "confirmed_at"])
     bump_results_version(tournament)
     return result
 
@@ -313,7 +313,7 @@ def penalty_record(
     if not isinstance(note, str) or len(note) > 300:
         errors.append(RuleError("note", "must be text of at most 300 characters."))
     raise_all(errors)
-    penalty = _stamp(
+    penalty = stamp_history_user(
         Penalty(
             game=game,
             player_id=player,
@@ -345,7 +345,7 @@ def penalty_void(*, penalty: Penalty, by: Any) -> Penalty:
     penalty.voided = True
     penalty.voided_by = by
     penalty.voided_at = timezone.now()
-    _stamp(penalty, by).save()
+    stamp_history_user(penalty, by).save()
     bump_results_version(tournament)
     return penalty
 

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import OrganiserWrites, RawJSONField, errors
-from scoring.rules import OPTIONS, PRESET_NAMES
+from scoring.rules import OPTIONS, PRESET_NAMES, PRESETS
 from scoring.standings import METRICS
 
 from . import services
@@ -196,22 +196,8 @@ TOURNAMENT_EXAMPLE = {
     "slug": "club-open",
     "starts_on": "2026-12-05",
     "preset": "standard",
-    "rules": {
-        "preset": "standard",
-        "initial_meld": 30,
-        "turn_seconds": 120,
-        "timeout_draw": 1,
-        "failed_manipulation_draw": 3,
-        "joker_penalty": 30,
-        "exhausted_winner": "lowest_points",
-        "exhausted_scoring": "difference",
-        "no_meld_charge": None,
-        "no_meld_declined_charge": None,
-        "no_meld_pays_each": False,
-        "loss_cap": None,
-        "win_bonus": 0,
-        "runner_up_bonus": 0,
-    },
+    # The standard preset itself, so the example never drifts from the rules.
+    "rules": PRESETS["standard"].as_dict(),
     "ranking": ["games_won", "score"],
     "table_size": 4,
     "games_per_table": None,

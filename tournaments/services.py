@@ -71,7 +71,7 @@ def _choice(field: str, value: object, choices: type) -> str:
     return value  # type: ignore[return-value]
 
 
-def _stamp(instance: Any, by: Any) -> Any:
+def stamp_history_user(instance: Any, by: Any) -> Any:
     """Tell django-simple-history who makes this change (API calls bypass its middleware)."""
     if by is not None and getattr(by, "is_authenticated", False):
         instance._history_user = by
@@ -188,7 +188,7 @@ def tournament_create(
     raise_all(errors)
     assert rule_set is not None
 
-    tournament = _stamp(
+    tournament = stamp_history_user(
         Tournament(
             slug=slug or _unique_slug(slugify(name)),
             name=name,
@@ -205,8 +205,8 @@ def tournament_create(
         by,
     )
     tournament.save()
-    if by is not None and by.is_authenticated:
-        _stamp(
+    if _user_or_none(by) is not None:
+        stamp_history_user(
             StaffMember(tournament=tournament, user=by, role=StaffMember.Role.ORGANISER), by
         ).save()
     return tournament
@@ -283,7 +283,7 @@ def tournament_update(*, tournament: Tournament, by: Any, **changes: Any) -> Tou
     changes.pop("preset", None)
     for field, value in changes.items():
         setattr(tournament, field, value)
-    _stamp(tournament, by).save()
+    stamp_history_user(tournament, by).save()
     if affects_standings:
         bump_results_version(tournament)
     return tournament
@@ -294,7 +294,7 @@ def tournament_delete(*, tournament: Tournament, by: Any) -> None:
     """Delete a tournament that has no results yet; one with results is kept."""
     if tournament_has_results(tournament):
         raise RuleError((), "a tournament with entered results cannot be deleted.")
-    _stamp(tournament, by).delete()
+    stamp_history_user(tournament, by).delete()
 
 
 @transaction.atomic
@@ -319,7 +319,7 @@ def staff_add(*, tournament: Tournament, by: Any, username: str, role: str) -> S
         ):
             raise RuleError("role", f"'{username}' is the only organiser; add another first.")
         member.role = role
-    _stamp(member, by).save()
+    stamp_history_user(member, by).save()
     return member
 
 
@@ -364,7 +364,7 @@ def player_register(
     """Register one player; start numbers count up from 1. Late entries are welcome."""
     fields = _player_fields({"name": name, "club": club, "rating": rating})
     (number,) = _next_numbers(tournament, 1)
-    player = _stamp(Player(tournament=tournament, number=number, **fields), by)
+    player = stamp_history_user(Player(tournament=tournament, number=number, **fields), by)
     player.save()
     bump_results_version(tournament)
     return player
@@ -381,7 +381,7 @@ def player_update(*, player: Player, by: Any, **changes: Any) -> Player:
     )
     for field, value in fields.items():
         setattr(player, field, value)
-    _stamp(player, by).save()
+    stamp_history_user(player, by).save()
     if standing_change:
         # Standings rows show names, clubs and who withdrew.
         bump_results_version(player.tournament)
@@ -450,7 +450,7 @@ def players_import_csv(*, tournament: Tournament, by: Any, data: bytes | str) ->
     raise_all(errors)
     numbers = _next_numbers(tournament, len(rows))
     players = [
-        _stamp(Player(tournament=tournament, number=n, **row), by)
+        stamp_history_user(Player(tournament=tournament, number=n, **row), by)
         for n, row in zip(numbers, rows, strict=True)
     ]
     for player in players:
@@ -558,7 +558,9 @@ def round_open(
     for table_number, player_ids in enumerate(seating, start=1):
         table = Table.objects.create(round=round_, number=table_number)
         for position, pid in enumerate(player_ids, start=1):
-            _stamp(Seat(table=table, round=round_, player_id=pid, position=position), by).save()
+            stamp_history_user(
+                Seat(table=table, round=round_, player_id=pid, position=position), by
+            ).save()
         games = tournament.games_per_table or len(player_ids)
         Game.objects.bulk_create(
             Game(table=table, number=n, starter_position=starter_of(n, len(player_ids)))
@@ -566,7 +568,7 @@ def round_open(
         )
     if tournament.status == Tournament.Status.UPCOMING:
         tournament.status = Tournament.Status.RUNNING
-        _stamp(tournament, by).save(update_fields=["status", "updated_at"])
+        stamp_history_user(tournament, by).save(update_fields=["status", "updated_at"])
     return round_
 
 
@@ -694,11 +696,11 @@ def seat_swap(*, round_: Round, by: Any, player_a: object, player_b: object) -> 
     swapped = [(a, b.player), (b, a.player)]
     for seat, _ in swapped:
         seat._change_reason = "seat swap"
-        _stamp(seat, by).delete()
+        stamp_history_user(seat, by).delete()
     for seat, player in swapped:
         new = Seat(table_id=seat.table_id, round=round_, player=player, position=seat.position)
         new._change_reason = "seat swap"
-        _stamp(new, by).save()
+        stamp_history_user(new, by).save()
     round_.quality = seating_quality(round_.tournament, round_)
     round_.save(update_fields=["quality"])
     return round_
