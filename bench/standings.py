@@ -31,8 +31,8 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from games.models import Game, RackEntry, Result, Seat, Table  # noqa: E402
+from games.services.standings import standings_recompute  # noqa: E402
 from scoring.rules import PRESETS  # noqa: E402
-from scoring.services import standings_recompute  # noqa: E402
 from tournaments.models import Player, Round, Tournament  # noqa: E402
 
 RAW_AGGREGATE = """

@@ -1,15 +1,17 @@
-"""What every API view shares: errors, permissions, throttles, pagination, parsing.
+"""What DRF's settings name: the error mapping, the parser, throttles and pagination.
 
 DRF's settings name classes of this module, so it must not import `rest_framework.views`
 at the top (that would import the settings back half-way); views live in the apps' api.py.
 
 Terms:
 * error mapping — the one place where domain errors become HTTP answers: a `RuleError`
-  (or several, `RuleErrors`) is a 400 in DRF's field-error shape, a `ResultConflict` a 409
-  naming `current_version`, Django's `PermissionDenied` a 403, a missing object a 404.
+  (or several, `RuleErrors`) is a 400 in DRF's field-error shape, a `Conflict` (a stale
+  `based_on`) a 409 with its details (`current_version`), Django's `PermissionDenied`
+  (raised by the write services' `require`) a 403, a missing object a 404.
 * read / write — safe methods read; everything else writes. Reading a tournament needs it
   to be public or a role in it (the lookups answer 404 otherwise, so a private tournament
-  is invisible); writing needs a role, checked by the permission classes below.
+  is invisible); writing needs a signed-in user (else 401, DRF's
+  `IsAuthenticatedOrReadOnly`), and the write service itself decides the rest (403).
 """
 
 from __future__ import annotations
@@ -19,20 +21,14 @@ from typing import Any
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from drf_spectacular.extensions import OpenApiSerializerFieldExtension
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse
-from rest_framework import exceptions, serializers, status
+from rest_framework import exceptions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import JSONParser
-from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
-from scoring.errors import NON_FIELD_ERRORS, RuleError, as_error_dict
-from tournaments.models import Tournament
-from tournaments.selectors import can_organise, can_score
+from scoring.errors import NON_FIELD_ERRORS, Conflict, RuleError, as_error_dict
 
 # --- errors -----------------------------------------------------------------------------
 
@@ -56,11 +52,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     from rest_framework.views import exception_handler as drf_exception_handler
     from rest_framework.views import set_rollback
 
-    from games.services import ResultConflict
-
-    if isinstance(exc, ResultConflict):
+    if isinstance(exc, Conflict):
         body = as_error_dict([exc])
-        body["current_version"] = exc.current_version
+        body.update(exc.details)
         set_rollback()
         return Response(body, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, RuleError):
@@ -148,80 +142,6 @@ class TokenThrottle(_RatesFromSettings):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-# --- permissions ------------------------------------------------------------------------
-
-
-def tournament_of(obj: Any) -> Tournament:
-    """The tournament an object of the API belongs to."""
-    if isinstance(obj, Tournament):
-        return obj
-    for path in ("tournament", "table.round.tournament", "game.table.round.tournament"):
-        target = obj
-        try:
-            for attr in path.split("."):
-                target = getattr(target, attr)
-        except AttributeError:
-            continue
-        if isinstance(target, Tournament):
-            return target
-    raise TypeError(f"{obj!r} belongs to no tournament")
-
-
-class _TournamentRole(BasePermission):
-    """Reads pass (the lookups hide what the user may not see); writes need a signed-in
-    user (else 401) with the role `allowed` asks for in the object's tournament (else 403).
-    """
-
-    message = "You have no role in this tournament that allows this."
-
-    @staticmethod
-    def allowed(user: Any, tournament: Tournament) -> bool:
-        raise NotImplementedError
-
-    def has_permission(self, request: Any, view: Any) -> bool:
-        return request.method in SAFE_METHODS or bool(
-            request.user and request.user.is_authenticated
-        )
-
-    def has_object_permission(self, request: Any, view: Any, obj: Any) -> bool:
-        if request.method in SAFE_METHODS:
-            return True
-        return self.allowed(request.user, tournament_of(obj))
-
-
-class OrganiserWrites(_TournamentRole):
-    """Organisers (and superusers) change the tournament; everybody else only reads."""
-
-    message = "Only the tournament's organisers may do this."
-
-    @staticmethod
-    def allowed(user: Any, tournament: Tournament) -> bool:
-        return can_organise(user, tournament)
-
-
-class StaffWrites(_TournamentRole):
-    """Organisers and scorekeepers (and superusers) enter results and penalties."""
-
-    message = "Only the tournament's organisers and scorekeepers may do this."
-
-    @staticmethod
-    def allowed(user: Any, tournament: Tournament) -> bool:
-        return can_score(user, tournament)
-
-
-class StaffReads(_TournamentRole):
-    """Only the tournament's staff may even read (e.g. who else is on the staff)."""
-
-    def has_permission(self, request: Any, view: Any) -> bool:
-        return bool(request.user and request.user.is_authenticated)
-
-    def has_object_permission(self, request: Any, view: Any, obj: Any) -> bool:
-        tournament = tournament_of(obj)
-        if request.method in SAFE_METHODS:
-            return can_score(request.user, tournament)
-        return can_organise(request.user, tournament)
-
-
 # --- pagination -------------------------------------------------------------------------
 
 
@@ -231,46 +151,3 @@ class Page(PageNumberPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
-
-
-# --- schema helpers ---------------------------------------------------------------------
-
-
-class RawJSONField(serializers.JSONField):
-    """Passed to the service exactly as sent, which validates it and names what is wrong;
-    the OpenAPI schema it documents is given per field (`schema=`)."""
-
-    def __init__(self, *, schema: dict[str, Any], **kwargs: Any) -> None:
-        self.openapi_schema = schema
-        super().__init__(**kwargs)
-
-
-class RawJSONFieldExtension(OpenApiSerializerFieldExtension):
-    target_class = RawJSONField
-
-    def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
-        schema = dict(self.target.openapi_schema)
-        if self.target.allow_null:
-            schema["nullable"] = True
-        return schema
-
-
-ERROR_BODY = {
-    "type": "object",
-    "additionalProperties": True,
-    "description": "DRF's error shape: `{field: [message, ...]}`, nested for list items, "
-    "`non_field_errors` for the input as a whole, or `detail` for HTTP-level problems.",
-}
-
-
-def errors(*codes: int) -> dict[int, OpenApiResponse]:
-    """Documented error answers for `extend_schema(responses=...)`."""
-    meaning = {
-        400: "Bad input; the body names each wrong field.",
-        401: "Credentials are needed (`Authorization: Token ...`).",
-        403: "The user has no role that allows this.",
-        404: "Unknown, or a private tournament the user has no role in.",
-        409: "Stale `based_on`; the body names `current_version`.",
-        429: "Too many requests; retry after the `Retry-After` seconds.",
-    }
-    return {code: OpenApiResponse(OpenApiTypes.OBJECT, description=meaning[code]) for code in codes}

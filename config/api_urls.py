@@ -4,9 +4,8 @@ from django.urls import path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.auth_api import TokenView
-from games import api as games
-from scoring import api as scoring
-from tournaments import api as tournaments
+from games.api import games, rounds, standings
+from tournaments.api import players, tournaments
 
 
 class IdConverter:
@@ -33,16 +32,16 @@ urlpatterns = [
     path("tournaments/", tournaments.TournamentListView.as_view(), name="api-tournaments"),
     path(T, tournaments.TournamentDetailView.as_view(), name="api-tournament"),
     path(T + "staff/", tournaments.StaffView.as_view(), name="api-staff"),
-    path(T + "players/", tournaments.PlayerListView.as_view(), name="api-players"),
-    path(T + "players/import/", tournaments.PlayerImportView.as_view(), name="api-players-import"),
-    path(T + "players/<id:pk>/", tournaments.PlayerDetailView.as_view(), name="api-player"),
-    path(T + "rounds/", tournaments.RoundListView.as_view(), name="api-rounds"),
-    path(T + "rounds/<id:number>/", tournaments.RoundDetailView.as_view(), name="api-round"),
+    path(T + "players/", players.PlayerListView.as_view(), name="api-players"),
+    path(T + "players/import/", players.PlayerImportView.as_view(), name="api-players-import"),
+    path(T + "players/<id:pk>/", players.PlayerDetailView.as_view(), name="api-player"),
+    path(T + "rounds/", rounds.RoundListView.as_view(), name="api-rounds"),
+    path(T + "rounds/<id:number>/", rounds.RoundDetailView.as_view(), name="api-round"),
     path(T + "games/", games.GameListView.as_view(), name="api-tournament-games"),
-    path(T + "standings/", scoring.StandingsView.as_view(), name="api-standings"),
+    path(T + "standings/", standings.StandingsView.as_view(), name="api-standings"),
     path(
         "tournaments/<slug:slug>/standings.csv",
-        scoring.StandingsCSVView.as_view(),
+        standings.StandingsCSVView.as_view(),
         name="api-standings-csv",
     ),
     path("games/<id:pk>/", games.GameDetailView.as_view(), name="api-game"),

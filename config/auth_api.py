@@ -8,7 +8,8 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from config.api import StrictJSONParser, TokenThrottle, errors
+from config.api import StrictJSONParser, TokenThrottle
+from tournaments.api.common import errors
 
 
 class TokenView(ObtainAuthToken):

@@ -58,7 +58,6 @@ INSTALLED_APPS = [
     "simple_history",
     "tournaments",
     "games",
-    "scoring",
 ]
 
 MIDDLEWARE = [
@@ -175,7 +174,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 STANDINGS_REPAIR_SECONDS = env_int("STANDINGS_REPAIR_SECONDS", 30)
 CELERY_BEAT_SCHEDULE = {
     "repair-stale-standings": {
-        "task": "scoring.repair_standings",
+        "task": "games.repair_standings",
         "schedule": STANDINGS_REPAIR_SECONDS,
     },
 }

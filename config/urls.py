@@ -10,5 +10,4 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("tournaments.urls")),
     path("", include("games.urls")),
-    path("", include("scoring.urls")),
 ]

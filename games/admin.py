@@ -1,4 +1,4 @@
-"""Admin for tables, games, result versions and penalties.
+"""Admin for rounds, tables, games, result versions, penalties and standings snapshots.
 
 Results are shown read-only: a correction is a new version entered through the site or
 the API, never an edit here.
@@ -7,7 +7,9 @@ the API, never an edit here.
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from .models import Game, Penalty, RackEntry, Result, Seat, Table
+from tournaments.models import Round
+
+from .models import Game, Penalty, RackEntry, Result, Seat, Standings, Table
 
 
 class SeatInline(admin.TabularInline):
@@ -121,3 +123,32 @@ class PenaltyAdmin(SimpleHistoryAdmin):
     search_fields = ["player__name", "note"]
     readonly_fields = ["recorded_at", "voided_at"]
     raw_id_fields = ["game", "player"]
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+    show_change_link = True
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "method", "created_at", "created_by"]
+    list_filter = ["method", "tournament"]
+    search_fields = ["tournament__name"]
+    readonly_fields = ["created_at"]
+    inlines = [TableInline]
+
+
+@admin.register(Standings)
+class StandingsAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "computed_version", "computed_at", "duration_ms"]
+    list_filter = ["tournament"]
+    readonly_fields = [
+        "tournament",
+        "computed_version",
+        "computed_at",
+        "ranking",
+        "rows",
+        "duration_ms",
+    ]

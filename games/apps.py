@@ -3,4 +3,10 @@ from django.apps import AppConfig
 
 class GamesConfig(AppConfig):
     name = "games"
-    verbose_name = "Games and results"
+    verbose_name = "Games, results and standings"
+
+    def ready(self) -> None:
+        # Registers the Celery tasks in every process that loads Django (web, worker,
+        # commands): the lower layers enqueue the standings job by its name alone
+        # (`tournaments.events`), so the job must be known before anything asks for it.
+        from . import tasks  # noqa: F401

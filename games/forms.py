@@ -1,4 +1,5 @@
-"""Web forms of the scorekeeper's pages: one game's result, a penalty.
+"""Web forms of the games pages: one game's result and a penalty (the scorekeeper's), and
+opening a round, swapping seats and finding one's table (the round pages).
 
 The forms only read what was typed (text into numbers, blank into "not given"); whether
 the game can have happened is for `games.services.result_submit` to say, and its
@@ -14,16 +15,21 @@ Terms:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
 from django.http import QueryDict
 
 from scoring.errors import RuleError
+from tournaments.models import Round, Tournament
 from tournaments.web import PageForm, add_rule_errors
 
 from .models import Game, Penalty, RackEntry, Result, Seat
 
+# The most digits a start number can have: a database integer holds 9 safely.
+START_NUMBER_DIGITS = 9
+_SPLIT = re.compile(r"[\s,;]+")
 TOTALS = ("points", "tile_count", "jokers")
 
 
@@ -205,3 +211,78 @@ class PenaltyForm(PageForm):
         self.fields["player"].choices = [("", "—")] + [
             (seat.player_id, seat.player.name) for seat in seats
         ]
+
+
+# --- rounds ----------------------------------------------------------------------------------
+
+
+def start_number(token: str) -> int | None:
+    """A start number as typed ("7", "#7"), or None when it is not one: ASCII digits only
+    (never "²" or "٣"), and no longer than any start number can be."""
+    token = token.lstrip("#")
+    if token.isascii() and token.isdigit() and len(token) <= START_NUMBER_DIGITS:
+        return int(token)
+    return None
+
+
+class RoundOpenForm(PageForm):
+    method = forms.ChoiceField(
+        label="Seating method", choices=Round.Method.choices, initial=Round.Method.RANDOM
+    )
+    tables = forms.CharField(
+        label="Tables (manual seating)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
+        help_text="One line per table: the start numbers of its players in seat order, "
+        "e.g. '1 5 9 13'.",
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+
+    def clean_tables(self) -> list[list[int]] | None:
+        """Lines of start numbers -> lists of player ids, for the service to check."""
+        text = self.cleaned_data.get("tables") or ""
+        if not text.strip():
+            return None
+        ids = dict(self.tournament.players.values_list("number", "id"))
+        tables: list[list[int]] = []
+        problems: list[str] = []
+        for line_number, line in enumerate(text.splitlines(), start=1):
+            tokens = [token.lstrip("#") for token in _SPLIT.split(line.strip()) if token]
+            if not tokens:
+                continue
+            table: list[int] = []
+            for token in tokens:
+                number = start_number(token)
+                if number is None or number not in ids:
+                    problems.append(f"line {line_number}: no player with start number {token!r}.")
+                else:
+                    table.append(ids[number])
+            tables.append(table)
+        if problems:
+            raise forms.ValidationError(problems)
+        return tables
+
+
+class SeatSwapForm(PageForm):
+    player_a = forms.TypedChoiceField(label="Player", coerce=int)
+    player_b = forms.TypedChoiceField(label="swaps seats with", coerce=int)
+
+    def __init__(self, *args: Any, seats: list[Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [
+            (
+                seat.player_id,
+                f"#{seat.player.number} {seat.player.name} (table {seat.table.number}, "
+                f"seat {seat.position})",
+            )
+            for seat in seats
+        ]
+        self.fields["player_a"].choices = choices
+        self.fields["player_b"].choices = choices
+
+
+class FindTableForm(PageForm):
+    q = forms.CharField(label="Find my table", required=False, max_length=100)

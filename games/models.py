@@ -11,6 +11,10 @@ Terms:
   rack value (`points`), `charge` (what a loser pays), game `score` before sanctions.
 * penalty — recorded during play: `timeout` and `failed_manipulation` make the player draw
   tiles; `sanction` takes points off that game's score. Voiding keeps the row.
+* standings snapshot — the ranked table computed from one `results_version`: derived
+  data, recomputed by a background job whenever results change and served as-is to pages
+  and the API, which say when it is stale (its `computed_version` is behind the
+  tournament's `results_version`).
 """
 
 from django.conf import settings
@@ -18,7 +22,7 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
-from tournaments.models import Player, Round
+from tournaments.models import Player, Round, Tournament
 
 
 class Table(models.Model):
@@ -201,3 +205,24 @@ class Penalty(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} — {self.player}"
+
+
+class Standings(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    computed_version = models.PositiveIntegerField()
+    computed_at = models.DateTimeField(auto_now_add=True)
+    ranking = models.JSONField(help_text="The ranking the rows were ordered by.")
+    rows = models.JSONField()
+    duration_ms = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name_plural = "standings"
+        ordering = ["tournament", "-computed_version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "computed_version"], name="one_snapshot_per_version"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} standings @v{self.computed_version}"

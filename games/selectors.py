@@ -1,23 +1,65 @@
-"""Reads that the API and the pages share: games with everything shown about them.
+"""Reads that the API and the pages share: games with everything shown about them, and
+the standings table as the pages show it.
 
-Visibility follows the tournament's (`tournaments.selectors.can_view`): a game, result or
-penalty of a private tournament does not exist for someone without a role in it.
+Visibility follows the tournament's (`tournaments.permissions.can_view`): a game, result
+or penalty of a private tournament does not exist for someone without a role in it.
+
+Terms:
+* score after sanctions (`net_score`) — a rack's game score minus the unvoided sanction
+  points recorded against that player in that game (RULES.md §6). `racks_scored` is its
+  one definition for the pages and exports; the standings SQL
+  (`games.services.standings`) sums the same thing, and a test holds the two together.
+* shown metrics — the tournament's ranking metrics in ranking order, then the usual
+  counts (games played, games won, score, penalties) that are not already among them.
+* stale — the snapshot was computed from an older `results_version` than the
+  tournament's; it is shown as it is (marked "updating…") while a worker catches up.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.db.models import Exists, F, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 
-from tournaments.selectors import can_view
+from scoring.standings import METRICS, Metric
+from tournaments.models import Player, Round, Tournament
+from tournaments.permissions import can_view
 
-from .models import Game, Penalty, Result, Seat
+from .models import Game, Penalty, RackEntry, Result, Seat, Table
+from .services.standings import standings_for_read
+
+ALWAYS_SHOWN = ("games_played", "games_won", "score", "penalties")
+
+
+def racks_scored() -> QuerySet[RackEntry]:
+    """Racks with `sanction` (unvoided sanction points of that player in that game) and
+    `net_score` (the score after sanctions)."""
+    sanctions = (
+        Penalty.objects.filter(
+            game=OuterRef("result__game"),
+            player=OuterRef("player"),
+            kind=Penalty.Kind.SANCTION,
+            voided=False,
+        )
+        .values("game", "player")
+        .annotate(total=Sum("points"))
+        .values("total")
+    )
+    return RackEntry.objects.annotate(
+        sanction=Coalesce(Subquery(sanctions, output_field=IntegerField()), 0),
+        net_score=F("score") - F("sanction"),
+    )
 
 
 def results_shown() -> QuerySet[Result]:
-    """Results with their racks and the people who entered and confirmed them."""
-    return Result.objects.select_related("submitted_by", "confirmed_by").prefetch_related("racks")
+    """Results with their racks (scored after sanctions) and the people who entered and
+    confirmed them."""
+    return Result.objects.select_related("submitted_by", "confirmed_by").prefetch_related(
+        Prefetch("racks", queryset=racks_scored())
+    )
 
 
 def games_shown() -> QuerySet[Game]:
@@ -64,11 +106,9 @@ def visible_penalty(user: Any, pk: int) -> Penalty | None:
 # --- reads of the web pages (rounds, tables, players) --------------------------------------
 
 
-def round_tables(round_: Any) -> QuerySet[Any]:
+def round_tables(round_: Round) -> QuerySet[Table]:
     """A round's tables with their seated players and their games, each game with its
     confirmed result (`confirmed_results`, racks included): a fixed handful of queries."""
-    from .models import Table
-
     return (
         Table.objects.filter(round=round_)
         .prefetch_related(
@@ -88,7 +128,7 @@ def round_tables(round_: Any) -> QuerySet[Any]:
     )
 
 
-def table_series(table: Any) -> QuerySet[Game]:
+def table_series(table: Table) -> QuerySet[Game]:
     """The games of one table, each with every result version (`all_results`, newest
     first, racks included) and its penalties: what the scorekeeper's page shows."""
     return (
@@ -108,7 +148,7 @@ def table_series(table: Any) -> QuerySet[Game]:
     )
 
 
-def player_series(player: Any) -> QuerySet[Game]:
+def player_series(player: Player) -> QuerySet[Game]:
     """Every game at a table where the player sat, with the confirmed result and the
     player's penalties, in round and game order."""
     return (
@@ -127,4 +167,62 @@ def player_series(player: Any) -> QuerySet[Game]:
             ),
         )
         .order_by("table__round__number", "number")
+    )
+
+
+def confirmed_racks(tournament: Tournament) -> QuerySet[RackEntry]:
+    """Every rack of every confirmed result of the tournament, scored after sanctions,
+    in round, table, game order (what the results export lists)."""
+    return (
+        racks_scored()
+        .filter(
+            result__game__table__round__tournament=tournament,
+            result__status=Result.Status.CONFIRMED,
+        )
+        .select_related(
+            "player", "result__game__table__round", "result__submitted_by", "result__confirmed_by"
+        )
+        .order_by(
+            "result__game__table__round__number",
+            "result__game__table__number",
+            "result__game__number",
+            "id",
+        )
+    )
+
+
+# --- standings as the pages show them ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StandingsTable:
+    columns: tuple[Metric, ...]
+    rows: list[dict[str, Any]]  # as stored: rank, player {id, number, name, ...}, metrics
+    ranking: list[str]
+    computed_at: datetime
+    computed_version: int
+    results_version: int
+    stale: bool
+
+    @property
+    def cells(self) -> list[tuple[dict[str, Any], list[int | None]]]:
+        """Each row with its metric values in column order (templates cannot index)."""
+        keys = [column.key for column in self.columns]
+        return [(row, [row["metrics"].get(key) for key in keys]) for row in self.rows]
+
+
+def standings_table(tournament: Tournament) -> StandingsTable:
+    """The latest snapshot and whether it is stale (`standings_for_read`: computed here
+    when there is none, or no worker can be asked), with the columns the pages show."""
+    snapshot, stale = standings_for_read(tournament)
+    ranking = [key for key in snapshot.ranking if key in METRICS]
+    keys = ranking + [key for key in ALWAYS_SHOWN if key not in ranking]
+    return StandingsTable(
+        columns=tuple(METRICS[key] for key in keys),
+        rows=snapshot.rows,
+        ranking=list(snapshot.ranking),
+        computed_at=snapshot.computed_at,
+        computed_version=snapshot.computed_version,
+        results_version=tournament.results_version,
+        stale=stale,
     )

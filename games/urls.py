@@ -1,16 +1,32 @@
-"""Routes of the scorekeeper's pages, under the tournament's /t/<slug>/."""
+"""Routes of the games pages, under the tournament's /t/<slug>/: the standings, rounds,
+players' games, the scorekeeper's tables and the exports.
+
+URL arguments say what they number: `round_number`, `table_number`, `game_number` and
+`player_number` are numbers within the tournament (round, table in the round, game at the
+table, start number); `pk` is a database id.
+"""
 
 from django.urls import path
 
-from .views import entry, overview  # importing them registers the "num" converter
+from .views import entry, overview, players, rounds, standings
 
 T = "t/<slug:slug>/"
-TABLE = T + "rounds/<num:number>/tables/<num:table>/"
+ROUND = T + "rounds/<num:round_number>/"
+TABLE = ROUND + "tables/<num:table_number>/"
 
 urlpatterns = [
+    path(T, standings.tournament_detail, name="tournament-detail"),
+    path(T + "standings/live/", standings.standings_live, name="standings-live"),
+    path(T + "standings.csv", standings.standings_csv, name="standings-csv"),
+    path(T + "players/<num:player_number>/", players.player_detail, name="player-detail"),
+    path(T + "rounds/new/", rounds.round_open, name="round-open"),
+    path(ROUND, rounds.round_detail, name="round-detail"),
+    path(ROUND + "swap/", rounds.seat_swap, name="seat-swap"),
+    path(ROUND + "sheets/", rounds.round_sheets, name="round-sheets"),
     path(TABLE, entry.table_entry, name="table-entry"),
     path(TABLE + "timer/", entry.table_timer, name="table-timer"),
-    path(TABLE + "games/<num:game>/timeout/", entry.timeout_record, name="timeout-record"),
+    path(TABLE + "games/<num:game_number>/timeout/", entry.timeout_record, name="timeout-record"),
+    path(T + "rack-value/", entry.rack_value, name="rack-value"),
     path(T + "confirm/", overview.confirm_queue, name="confirm-queue"),
     path(T + "confirm/<num:pk>/", overview.confirm_result, name="confirm-result"),
     path(T + "missing/", overview.results_missing, name="results-missing"),

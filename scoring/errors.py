@@ -52,6 +52,16 @@ class RuleError(Exception):
         return [self]
 
 
+class Conflict(RuleError):
+    """The input was based on a state that has changed since (an HTTP 409): the caller
+    must read again and retry. ``details`` are extra facts for the answer, such as the
+    ``current_version`` to base the retry on."""
+
+    def __init__(self, field: str | Path, message: str, **details: object) -> None:
+        self.details = details
+        super().__init__(field, message)
+
+
 class RuleErrors(RuleError):
     """Several errors at once; ``.errors`` holds them, never nested."""
 

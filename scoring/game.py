@@ -123,6 +123,12 @@ class _Rack:
         return self.tile_count == 0 or (self.tile_count is None and self.value == 0 == self.jokers)
 
 
+def check_rack(index: int, rack: RackIn, rules: RuleSet) -> None:
+    """One rack's own checks (RULES.md §1 to §3), exactly as `score_game` makes them: for
+    a caller that reports this rack's problems while other racks could not even be read."""
+    _read_rack(index, rack, rules)
+
+
 def validate_game(game: GameIn, rules: RuleSet) -> None:
     """Raise RuleError (or RuleErrors, several at once) if the game cannot have happened."""
     _validated(game, rules)

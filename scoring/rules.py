@@ -59,7 +59,7 @@ class Option:
                 and self.minimum <= value <= self.maximum  # type: ignore[operator]
             )
         if not allowed:
-            raise self._error(f"{self.name} must be {self.describe()}, not {_show(value)}")
+            raise self._error(f"{self.name} must be {self.describe()}, not {_as_typed(value)}")
 
     def describe(self) -> str:
         """What the option accepts, in words: "a whole number from 0 to 1000 or null"."""
@@ -75,7 +75,7 @@ class Option:
         return RuleError(("rules", self.name), message)
 
 
-def _show(value: object) -> str:
+def _as_typed(value: object) -> str:
     """A value as the organiser typed it in JSON: ``"30"``, ``true``, ``30.5``."""
     try:
         return json.dumps(value)
@@ -83,7 +83,7 @@ def _show(value: object) -> str:
         return repr(value)
 
 
-def _int(
+def _int_option(
     name: str, low: int, high: int, help: str, *, nullable: bool = False, scoring: bool = True
 ) -> Option:
     return Option(name, "int", help, low, high, nullable=nullable, affects_scoring=scoring)
@@ -92,14 +92,14 @@ def _int(
 OPTIONS: dict[str, Option] = {
     option.name: option
     for option in (
-        _int(
+        _int_option(
             "initial_meld",
             0,
             200,
             "Points the opening meld must reach (for the players; the scorer does not check).",
             scoring=False,
         ),
-        _int(
+        _int_option(
             "turn_seconds",
             10,
             3600,
@@ -107,21 +107,21 @@ OPTIONS: dict[str, Option] = {
             nullable=True,
             scoring=False,
         ),
-        _int(
+        _int_option(
             "timeout_draw",
             0,
             10,
             "Tiles drawn for running past the turn limit.",
             scoring=False,
         ),
-        _int(
+        _int_option(
             "failed_manipulation_draw",
             0,
             10,
             "Tiles drawn for leaving invalid sets on the table.",
             scoring=False,
         ),
-        _int("joker_penalty", 0, 1000, "Points charged for each joker left on a rack."),
+        _int_option("joker_penalty", 0, 1000, "Points charged for each joker left on a rack."),
         Option(
             "exhausted_winner",
             "choice",
@@ -135,7 +135,7 @@ OPTIONS: dict[str, Option] = {
             "or their full rack.",
             choices=("difference", "full"),
         ),
-        _int(
+        _int_option(
             "no_meld_charge",
             0,
             1000,
@@ -143,7 +143,7 @@ OPTIONS: dict[str, Option] = {
             "opening meld; null charges the rack.",
             nullable=True,
         ),
-        _int(
+        _int_option(
             "no_meld_declined_charge",
             0,
             1000,
@@ -156,15 +156,15 @@ OPTIONS: dict[str, Option] = {
             "bool",
             "A loser without an opening meld pays every other player, not just the winner.",
         ),
-        _int(
+        _int_option(
             "loss_cap",
             1,
             1000,
             "Most one loser pays in one game; null for no cap.",
             nullable=True,
         ),
-        _int("win_bonus", 0, 1000, "Points added to each winner's game score."),
-        _int("runner_up_bonus", 0, 1000, "Points added to the loser(s) who paid least."),
+        _int_option("win_bonus", 0, 1000, "Points added to each winner's game score."),
+        _int_option("runner_up_bonus", 0, 1000, "Points added to the loser(s) who paid least."),
     )
 }
 
@@ -218,12 +218,14 @@ class RuleSet:
 
 
 def _unknown_preset(name: object, field: str | tuple[str, ...] = "preset") -> RuleError:
-    return RuleError(field, f"unknown preset {_show(name)}; presets are {', '.join(PRESET_NAMES)}")
+    return RuleError(
+        field, f"unknown preset {_as_typed(name)}; presets are {', '.join(PRESET_NAMES)}"
+    )
 
 
 def _unknown_option(name: object) -> RuleError:
     return RuleError(
-        ("rules", str(name)), f"unknown option {_show(name)}; options are {', '.join(OPTIONS)}"
+        ("rules", str(name)), f"unknown option {_as_typed(name)}; options are {', '.join(OPTIONS)}"
     )
 
 
@@ -309,3 +311,10 @@ def resolve_rules(
                 errors.append(error)
     raise_all(errors)
     return replace(PRESETS[name], **overrides)  # type: ignore[arg-type]
+
+
+def overrides_of(rules: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of stored rules (``RuleSet.as_dict()``) that differ from their preset:
+    what an organiser chose on top of it."""
+    preset = PRESETS[rules["preset"]].as_dict()
+    return {k: v for k, v in rules.items() if k != "preset" and preset.get(k) != v}

@@ -6,8 +6,10 @@ from __future__ import annotations
 import factory
 from django.contrib.auth import get_user_model
 
+from games.services.rounds import round_open
 from tournaments.models import StaffMember, Tournament
-from tournaments.services import player_register, round_open, staff_add, tournament_create
+from tournaments.services.players import player_register
+from tournaments.services.tournaments import staff_add, tournament_create
 
 
 class UserFactory(factory.django.DjangoModelFactory):

@@ -26,7 +26,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from games.models import Game, Result
-from games.services import penalty_record
+from games.services.results import penalty_record
 from tests.api import _api_settings  # noqa: F401  (throttles out of the way)
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, seated

@@ -1,9 +1,8 @@
-"""Admin for tournaments, staff, players and rounds: filters, search, inlines, history."""
+"""Admin for tournaments, staff and players: filters, search, inlines, history. Rounds,
+with their tables, are in the games admin."""
 
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
-
-from games.models import Table
 
 from .models import Player, Round, StaffMember, Tournament
 
@@ -36,7 +35,7 @@ class TournamentAdmin(SimpleHistoryAdmin):
     list_filter = ["status", "public", "results_need_confirmation", "starts_on"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
-    readonly_fields = ["results_version", "created_at", "updated_at"]
+    readonly_fields = ["results_version", "first_result_at", "created_at", "updated_at"]
     date_hierarchy = "starts_on"
     inlines = [StaffInline, PlayerInline, RoundInline]
 
@@ -55,18 +54,3 @@ class PlayerAdmin(SimpleHistoryAdmin):
     list_filter = ["status", "tournament"]
     search_fields = ["name", "club"]
     autocomplete_fields = ["tournament"]
-
-
-class TableInline(admin.TabularInline):
-    model = Table
-    extra = 0
-    show_change_link = True
-
-
-@admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
-    list_display = ["tournament", "number", "method", "created_at", "created_by"]
-    list_filter = ["method", "tournament"]
-    search_fields = ["tournament__name"]
-    readonly_fields = ["created_at"]
-    inlines = [TableInline]

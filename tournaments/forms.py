@@ -18,10 +18,10 @@ from typing import Any
 from django import forms
 
 from scoring.rules import DEFAULT_PRESET, OPTIONS, PRESET_NAMES, resolve_rules
-from scoring.selectors import RulesPreview, rules_preview
 from scoring.standings import METRICS
 
-from .models import Round, StaffMember, Tournament
+from .models import StaffMember, Tournament
+from .rules_panel import RulesPreview, rules_preview
 from .web import PageForm
 
 NONE_WORDS = {"none", "null", "no limit", "-"}
@@ -239,65 +239,3 @@ class PlayerImportForm(PageForm):
         label="CSV file",
         help_text="Columns name,club,rating with a header row; UTF-8. All rows or none.",
     )
-
-
-class RoundOpenForm(PageForm):
-    method = forms.ChoiceField(
-        label="Seating method", choices=Round.Method.choices, initial=Round.Method.RANDOM
-    )
-    tables = forms.CharField(
-        label="Tables (manual seating)",
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
-        help_text="One line per table: the start numbers of its players in seat order, "
-        "e.g. '1 5 9 13'.",
-    )
-
-    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.tournament = tournament
-
-    def clean_tables(self) -> list[list[int]] | None:
-        """Lines of start numbers -> lists of player ids, for the service to check."""
-        text = self.cleaned_data.get("tables") or ""
-        if not text.strip():
-            return None
-        ids = dict(self.tournament.players.values_list("number", "id"))
-        tables: list[list[int]] = []
-        problems: list[str] = []
-        for line_number, line in enumerate(text.splitlines(), start=1):
-            tokens = [token.lstrip("#") for token in _SPLIT.split(line.strip()) if token]
-            if not tokens:
-                continue
-            table: list[int] = []
-            for token in tokens:
-                if not token.isdigit() or int(token) not in ids:
-                    problems.append(f"line {line_number}: no player with start number {token!r}.")
-                else:
-                    table.append(ids[int(token)])
-            tables.append(table)
-        if problems:
-            raise forms.ValidationError(problems)
-        return tables
-
-
-class SeatSwapForm(PageForm):
-    player_a = forms.TypedChoiceField(label="Player", coerce=int)
-    player_b = forms.TypedChoiceField(label="swaps seats with", coerce=int)
-
-    def __init__(self, *args: Any, seats: list[Any], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        choices = [("", "—")] + [
-            (
-                seat.player_id,
-                f"#{seat.player.number} {seat.player.name} (table {seat.table.number}, "
-                f"seat {seat.position})",
-            )
-            for seat in seats
-        ]
-        self.fields["player_a"].choices = choices
-        self.fields["player_b"].choices = choices
-
-
-class FindTableForm(PageForm):
-    q = forms.CharField(label="Find my table", required=False, max_length=100)

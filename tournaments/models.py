@@ -9,6 +9,9 @@ Terms:
   A withdrawn player keeps their games but is not seated again.
 * round — one sitting of every active player at a table; how it was seated (`method`,
   `seed`) and how good the seating is (`quality`) are stored with it.
+* first result — the moment the first result of any game was entered
+  (`first_result_at`): from then on the rules cannot change and the tournament cannot be
+  deleted. Stamped by the results service under the tournament's row lock.
 * results_version — goes up by one in the same transaction as every change that affects
   standings; a standings snapshot says which version it was computed from.
 """
@@ -42,6 +45,12 @@ class Tournament(models.Model):
     results_need_confirmation = models.BooleanField(default=False)
     public = models.BooleanField(default=True)
     results_version = models.PositiveIntegerField(default=0)
+    first_result_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When the first result was entered; from then on the rules are frozen.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -1,5 +1,7 @@
-"""Routes of the tournament pages. Tournaments are addressed by slug under /t/, rounds
-and players by their number within the tournament."""
+"""Routes of the tournament pages: the list of tournaments, creating and editing one, its
+staff and its players. Tournaments are addressed by slug under /t/; players by their
+start number (`player_number`). The pages of rounds, tables and standings are the games
+app's (`games.urls`)."""
 
 from django.urls import path
 
@@ -10,16 +12,11 @@ T = "t/<slug:slug>/"
 urlpatterns = [
     path("", public.home, name="home"),
     path("new/", organise.tournament_create, name="tournament-create"),
-    path(T, public.tournament_detail, name="tournament-detail"),
+    path("rules/preview/", organise.rules_preview, name="rules-preview"),
     path(T + "edit/", organise.tournament_edit, name="tournament-edit"),
     path(T + "staff/", organise.staff, name="tournament-staff"),
     path(T + "players/", organise.players, name="tournament-players"),
     path(T + "players/import/", organise.players_import, name="tournament-players-import"),
     path(T + "players.csv", organise.players_csv, name="tournament-players-csv"),
-    path(T + "players/<num:number>/", public.player_detail, name="player-detail"),
-    path(T + "players/<num:number>/status/", organise.player_status, name="player-status"),
-    path(T + "rounds/new/", organise.round_open, name="round-open"),
-    path(T + "rounds/<num:number>/", public.round_detail, name="round-detail"),
-    path(T + "rounds/<num:number>/swap/", organise.seat_swap, name="seat-swap"),
-    path(T + "rounds/<num:number>/sheets/", organise.round_sheets, name="round-sheets"),
+    path(T + "players/<num:player_number>/status/", organise.player_status, name="player-status"),
 ]

@@ -19,14 +19,14 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import register_converter
 
 from scoring.errors import RuleError
 
 from .models import Tournament
-from .selectors import can_organise, can_score, can_view, tournaments_visible_to
+from .permissions import PREDICATES, Need, can_organise, can_score, require
+from .selectors import tournaments_visible_to
 
 
 class NumberConverter:
@@ -45,21 +45,15 @@ class NumberConverter:
 # Registered once, when the first page module imports this one.
 register_converter(NumberConverter, "num")
 
-NEEDS: dict[str, Callable[[Any, Tournament], bool]] = {
-    "view": can_view,
-    "score": can_score,
-    "organise": can_organise,
-}
 
-
-def tournament_page(need: str = "view") -> Callable:
+def tournament_page(need: Need = "view") -> Callable:
     """Decorate a view taking ``(request, tournament, **kwargs)`` instead of a slug.
 
     Anonymous users are sent to sign in before anything is looked up for a page that needs
     a role, so the redirect never tells whether a private tournament exists. Outsiders get
     404 for a private tournament; signed-in users without the role get 403.
     """
-    check = NEEDS[need]
+    assert need in PREDICATES, need
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
@@ -69,8 +63,7 @@ def tournament_page(need: str = "view") -> Callable:
             tournament = tournaments_visible_to(request.user).filter(slug=slug).first()
             if tournament is None:
                 raise Http404("No such tournament.")
-            if not check(request.user, tournament):
-                raise PermissionDenied
+            require(request.user, tournament, need)  # a 403 page for a lacking role
             return view(request, tournament, **kwargs)
 
         return wrapper
@@ -80,8 +73,8 @@ def tournament_page(need: str = "view") -> Callable:
 
 def tournament_context(user: Any, tournament: Tournament) -> dict[str, Any]:
     """What every tournament page shows: the tournament, its round numbers (the tabs) and
-    what the user may do there, to show or hide links and forms. The views check the
-    permissions again on every write; hiding a link is never the check."""
+    what the user may do there, to show or hide links and forms. The write services check
+    the permissions again on every write; hiding a link is never the check."""
     return {
         "tournament": tournament,
         "rounds": list(tournament.rounds.order_by("number").values_list("number", flat=True)),
@@ -148,3 +141,10 @@ def _locate(
         if isinstance(candidate, str) and candidate in form.fields:
             return form, candidate
     return form, None
+
+
+def csv_download(text: str, filename: str) -> HttpResponse:
+    """A CSV file to download, as every export of the site sends it."""
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

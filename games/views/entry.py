@@ -19,52 +19,63 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from scoring.errors import RuleError
+from scoring.tiles import check_availability, joker_count, parse_tiles, rack_face_value
 from tournaments.models import Tournament
+from tournaments.services.validation import max_length_of
 from tournaments.web import add_rule_errors, tournament_context, tournament_page
 
 from ..forms import GameEntry, PenaltyForm
-from ..models import Game, Penalty, Result, Table
+from ..models import Game, Penalty, RackEntry, Result, Table
 from ..selectors import table_series
-from ..services import ResultConflict, penalty_record, penalty_void, result_submit
+from ..services.results import ResultConflict, penalty_record, penalty_void, result_submit
+
+# The rack text a page may send for a value preview: the length of RackEntry.tiles.
+MAX_RACK_TEXT = max_length_of(RackEntry, "tiles")
 
 
-def _table(tournament: Tournament, number: int, table: int) -> Table:
+def _table(tournament: Tournament, round_number: int, table_number: int) -> Table:
     return get_object_or_404(
         Table.objects.select_related("round"),
         round__tournament=tournament,
-        round__number=number,
-        number=table,
+        round__number=round_number,
+        number=table_number,
     )
 
 
-def _int(value: object) -> int | None:
-    try:
-        return int(str(value))
-    except ValueError:
-        return None
+def _posted_number(value: object) -> int | None:
+    """A number a form or query sends (a game number, a player or penalty id), or None
+    when it is not one: ASCII digits only, at most 18 (as the API's paths take them)."""
+    text = str(value or "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 
 
 def _table_url(tournament: Tournament, table: Table, game: Game | None = None) -> str:
     url = reverse(
         "table-entry",
-        kwargs={"slug": tournament.slug, "number": table.round.number, "table": table.number},
+        kwargs={
+            "slug": tournament.slug,
+            "round_number": table.round.number,
+            "table_number": table.number,
+        },
     )
     return f"{url}#game-{game.number}" if game else url
 
 
 @tournament_page("score")
 def table_entry(
-    request: HttpRequest, tournament: Tournament, number: int, table: int
+    request: HttpRequest, tournament: Tournament, round_number: int, table_number: int
 ) -> HttpResponse:
-    table_ = _table(tournament, number, table)
+    table_ = _table(tournament, round_number, table_number)
     seats = list(table_.seats.select_related("player").order_by("position"))
     games = list(table_series(table_))
     bound: dict[int, dict[str, Any]] = {}  # game number -> forms to show with their input
     if request.method == "POST":
-        game = next((g for g in games if g.number == _int(request.POST.get("game"))), None)
+        game = next(
+            (g for g in games if g.number == _posted_number(request.POST.get("game"))), None
+        )
         action = ACTIONS.get(request.POST.get("action", ""))
         if game is None or action is None:
             raise Http404("No such game or action.")
@@ -159,7 +170,7 @@ def _record_penalty(
 def _void_penalty(
     request: HttpRequest, tournament: Tournament, table: Table, game: Game, seats: list
 ) -> tuple[HttpResponse | None, dict[str, Any]]:
-    penalty = get_object_or_404(game.penalties, pk=_int(request.POST.get("penalty")) or 0)
+    penalty = get_object_or_404(game.penalties, pk=_posted_number(request.POST.get("penalty")) or 0)
     try:
         penalty_void(penalty=penalty, by=request.user)
     except RuleError as error:
@@ -184,11 +195,11 @@ def _penalty_text(penalty: Penalty) -> str:
 
 @tournament_page("score")
 def table_timer(
-    request: HttpRequest, tournament: Tournament, number: int, table: int
+    request: HttpRequest, tournament: Tournament, round_number: int, table_number: int
 ) -> HttpResponse:
     """A countdown of the rules' turn time. The game is ?game=N, by default the first one
     without a confirmed result; the turn starts with that game's starter."""
-    table_ = _table(tournament, number, table)
+    table_ = _table(tournament, round_number, table_number)
     seats = list(table_.seats.select_related("player").order_by("position"))
     games = list(table_.games.order_by("number"))
     done = set(
@@ -196,7 +207,7 @@ def table_timer(
             "game__number", flat=True
         )
     )
-    wanted = _int(request.GET.get("game"))
+    wanted = _posted_number(request.GET.get("game"))
     game = next((g for g in games if g.number == wanted), None) or next(
         (g for g in games if g.number not in done), games[-1] if games else None
     )
@@ -227,15 +238,22 @@ def table_timer(
 @require_POST
 @tournament_page("score")
 def timeout_record(
-    request: HttpRequest, tournament: Tournament, number: int, table: int, game: int
+    request: HttpRequest,
+    tournament: Tournament,
+    round_number: int,
+    table_number: int,
+    game_number: int,
 ) -> HttpResponse:
     """One tap on the timer: a timeout penalty for the player whose turn ran over. htmx
     gets a line of text for the timer's status area; a plain POST goes back to the timer."""
-    table_ = _table(tournament, number, table)
-    game_ = get_object_or_404(table_.games, number=game)
+    table_ = _table(tournament, round_number, table_number)
+    game_ = get_object_or_404(table_.games, number=game_number)
     try:
         penalty = penalty_record(
-            game=game_, by=request.user, player=_int(request.POST.get("player")), kind="timeout"
+            game=game_,
+            by=request.user,
+            player=_posted_number(request.POST.get("player")),
+            kind="timeout",
         )
     except RuleError as error:
         text, ok = f"Not recorded: {error}", False
@@ -246,6 +264,42 @@ def timeout_record(
     (messages.success if ok else messages.error)(request, text)
     url = reverse(
         "table-timer",
-        kwargs={"slug": tournament.slug, "number": number, "table": table},
+        kwargs={
+            "slug": tournament.slug,
+            "round_number": round_number,
+            "table_number": table_number,
+        },
     )
     return redirect(f"{url}?game={game_.number}")
+
+
+# --- the rack value beside the tiles input --------------------------------------------------
+
+
+@require_GET
+@tournament_page("score")
+def rack_value(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The value of the tiles typed so far, or what is wrong with them: face values plus
+    the tournament's joker penalty per joker (RULES.md §3), before anything is submitted.
+
+    htmx sends the input under its own form name (``g1-r2-tiles``); any parameter whose
+    name ends in ``tiles`` is read.
+    """
+    text = next(
+        (value for key, value in request.GET.items() if key == "tiles" or key.endswith("-tiles")),
+        "",
+    )
+    try:
+        if len(text) > MAX_RACK_TEXT:
+            raise RuleError("tiles", f"at most {MAX_RACK_TEXT} characters.")
+        tiles = parse_tiles(text)
+        check_availability([tiles])
+    except RuleError as error:
+        return render(request, "games/rack_value.html", {"error": error.message})
+    jokers = joker_count(tiles)
+    points = rack_face_value(tiles) + jokers * tournament.rule_set.joker_penalty
+    return render(
+        request,
+        "games/rack_value.html",
+        {"points": points, "count": len(tiles), "jokers": jokers, "empty": not tiles},
+    )

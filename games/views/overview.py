@@ -9,7 +9,6 @@ Terms:
 
 from __future__ import annotations
 
-import csv
 from collections import defaultdict
 from typing import Any
 
@@ -22,11 +21,12 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 from tournaments.models import Tournament
-from tournaments.web import tournament_context, tournament_page
+from tournaments.web import csv_download, tournament_context, tournament_page
 
-from ..models import Game, Penalty, RackEntry, Result, Seat
+from .. import exports
+from ..models import Game, Result
 from ..selectors import results_shown
-from ..services import result_confirm
+from ..services.results import result_confirm
 
 
 @tournament_page("score")
@@ -90,56 +90,5 @@ def results_missing(request: HttpRequest, tournament: Tournament) -> HttpRespons
 
 @tournament_page("organise")
 def results_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Every rack of every confirmed result, one row each (only confirmed results count).
-    `score` is the game score before sanction points; `sanction` is what comes off it."""
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-results.csv"'
-    writer = csv.writer(response)
-    writer.writerow(
-        [
-            "round", "table", "game", "version", "end", "seat", "player_number", "player",
-            "tiles", "points", "tile_count", "jokers", "no_meld", "charge", "score", "sanction",
-            "winner", "submitted_by", "confirmed_by",
-        ]
-    )  # fmt: skip
-    positions = dict(
-        ((seat.table_id, seat.player_id), seat.position)
-        for seat in Seat.objects.filter(round__tournament=tournament).only(
-            "table_id", "player_id", "position"
-        )
-    )
-    sanctions: dict[tuple[int, int], int] = defaultdict(int)
-    for game_id, player_id, points in Penalty.objects.filter(
-        game__table__round__tournament=tournament, kind=Penalty.Kind.SANCTION, voided=False
-    ).values_list("game_id", "player_id", "points"):
-        sanctions[(game_id, player_id)] += points
-    racks = (
-        RackEntry.objects.filter(
-            result__game__table__round__tournament=tournament,
-            result__status=Result.Status.CONFIRMED,
-        )
-        .select_related(
-            "player", "result__game__table__round", "result__submitted_by", "result__confirmed_by"
-        )
-        .order_by(
-            "result__game__table__round__number",
-            "result__game__table__number",
-            "result__game__number",
-            "id",
-        )
-    )
-    for rack in racks:
-        result, game = rack.result, rack.result.game
-        writer.writerow(
-            [
-                game.table.round.number, game.table.number, game.number, result.version,
-                result.end, positions.get((game.table_id, rack.player_id)),
-                rack.player.number, rack.player.name,
-                "" if rack.tiles is None else rack.tiles, rack.points, rack.tile_count,
-                rack.jokers, rack.no_meld or "", rack.charge, rack.score,
-                sanctions.get((game.pk, rack.player_id), 0), int(rack.winner),
-                result.submitted_by.username,
-                result.confirmed_by.username if result.confirmed_by else "",
-            ]
-        )  # fmt: skip
-    return response
+    """Every rack of every confirmed result, one row each (only confirmed results count)."""
+    return csv_download(exports.results_csv(tournament), f"{tournament.slug}-results.csv")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.models import Game
-from games.services import result_submit
+from games.services.results import result_submit
 
 
 def seated(game: Game) -> list[int]:

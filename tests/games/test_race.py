@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 
 from games.models import RackEntry, Result
-from games.services import ResultConflict
+from games.services.results import ResultConflict
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
 

@@ -6,17 +6,16 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
-from games.models import Penalty, RackEntry, Result
-from games.services import (
+from games.models import Penalty, RackEntry, Result, Standings
+from games.services.results import (
     ResultConflict,
     penalty_record,
     penalty_void,
     result_confirm,
     result_submit,
 )
+from games.services.standings import standings_recompute
 from scoring.errors import RuleError
-from scoring.models import Standings
-from scoring.services import standings_recompute
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, rummikub_racks, seated
 
@@ -155,7 +154,7 @@ def racks_with(game, index, **changes):
         (
             lambda g, p: {"racks": racks_with(g, 2, player=p[1])},
             ("racks", 2, "player"),
-            "two racks",
+            "twice",
         ),
         (
             lambda g, p: {"racks": rummikub_racks(g, "R4", "J 7", "O3")[:3]},
@@ -178,8 +177,8 @@ def racks_with(game, index, **changes):
         ),
         (
             lambda g, p: {"racks": racks_with(g, 1, tiles="R4", points=4)},
-            ("racks", 1, "tiles"),
-            "not both",
+            ("racks", 1, "points"),
+            "both tiles and totals",
         ),
         (
             lambda g, p: {"racks": racks_with(g, 1, no_meld="maybe")},
@@ -384,7 +383,7 @@ def test_one_transaction_enqueues_one_recompute(alice, django_capture_on_commit_
 def test_a_rolled_back_change_enqueues_nothing_and_blocks_nothing(
     alice, django_capture_on_commit_callbacks
 ):
-    from tournaments.services import player_register
+    from tournaments.services.players import player_register
 
     t = make_tournament(alice)
     with django_capture_on_commit_callbacks() as callbacks:

@@ -16,7 +16,8 @@ pytestmark = pytest.mark.django_db
 
 def table_url(tournament: Tournament, table: int = 1, round_: int = 1) -> str:
     return reverse(
-        "table-entry", kwargs={"slug": tournament.slug, "number": round_, "table": table}
+        "table-entry",
+        kwargs={"slug": tournament.slug, "round_number": round_, "table_number": table},
     )
 
 
@@ -144,14 +145,17 @@ def test_a_stranger_cannot_post_a_result(as_user, club):
 def timeout_url(tournament: Tournament, game: int = 1) -> str:
     return reverse(
         "timeout-record",
-        kwargs={"slug": tournament.slug, "number": 1, "table": 1, "game": game},
+        kwargs={"slug": tournament.slug, "round_number": 1, "table_number": 1, "game_number": game},
     )
 
 
 def test_timer_page_starts_with_the_starter_of_the_first_open_game(as_user, played):
     page = text(
         as_user("bob").get(
-            reverse("table-timer", kwargs={"slug": played.slug, "number": 1, "table": 1})
+            reverse(
+                "table-timer",
+                kwargs={"slug": played.slug, "round_number": 1, "table_number": 1},
+            )
         )
     )
     assert "Game 2: Player 2 starts." in page
@@ -186,7 +190,7 @@ def test_timeout_needs_a_scorekeeper(as_user, club):
 
 @pytest.fixture
 def double_entry(club, carol, alice):
-    from tournaments.services import staff_add, tournament_update
+    from tournaments.services.tournaments import staff_add, tournament_update
 
     tournament_update(tournament=club, by=alice, results_need_confirmation=True)
     staff_add(tournament=club, by=alice, username="carol", role=StaffMember.Role.SCOREKEEPER)

@@ -9,8 +9,7 @@ import time
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import Game
-from scoring.models import Standings
+from games.models import Game, Standings
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, rummikub_racks, seated
 from tests.integration.conftest import Worker, wait_for, worker_environment

@@ -9,8 +9,8 @@ import pytest
 
 from config.celery import app as celery_app
 from games.models import Result
-from scoring.services import latest_standings, standings_for_read, standings_repair
-from scoring.tasks import repair_standings
+from games.services.standings import latest_standings, standings_for_read, standings_repair
+from games.tasks import repair_standings
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
 

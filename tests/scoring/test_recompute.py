@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import Game, Penalty, RackEntry, Result
-from games.services import penalty_record, penalty_void, result_confirm, result_submit
-from scoring import services
-from scoring.models import Standings
-from scoring.services import standings_recompute
+from games.models import Game, Penalty, RackEntry, Result, Standings
+from games.services import standings as services
+from games.services.results import penalty_record, penalty_void, result_confirm, result_submit
+from games.services.standings import standings_recompute
 from scoring.standings import SERIES_METRICS, GameLine, compute_standings, needs_series
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import seated

@@ -21,7 +21,7 @@ def test_standings_fragment_says_when_it_was_computed_and_polls(as_user, played)
 
 
 def test_stale_standings_say_updating_and_poll_faster(as_user, played, monkeypatch):
-    from scoring import services
+    from games.services import standings as services
 
     # A worker has been asked (and not finished): the old snapshot is shown, marked stale.
     monkeypatch.setattr(services, "request_recompute", lambda tournament_id: True)
@@ -32,11 +32,19 @@ def test_stale_standings_say_updating_and_poll_faster(as_user, played, monkeypat
     assert 'hx-trigger="every 1s"' in page
 
 
-def test_standings_csv(as_user, played):
-    response = as_user("anon").get(reverse("standings-csv", kwargs={"slug": played.slug}))
-    lines = response.content.decode().splitlines()
-    assert lines[0] == "rank,number,name,club,status,games_won,score,games_played,penalties"
-    assert lines[1].startswith("1,1,Player 1,Club 0,active,1,")
+def test_standings_csv_is_the_same_file_on_the_page_and_in_the_api(as_user, played):
+    page = as_user("anon").get(reverse("standings-csv", kwargs={"slug": played.slug}))
+    api = as_user("anon").get(reverse("api-standings-csv", kwargs={"slug": played.slug}))
+    assert page.content == api.content
+    lines = page.content.decode().splitlines()
+    header = lines[0].split(",")
+    # Player id first, then the ranking's metrics in order, then every other metric.
+    assert header[:8] == [
+        "rank", "player_id", "number", "name", "club", "status", "games_won", "score",
+    ]  # fmt: skip
+    assert {"games_played", "penalties", "rummikubs", "best_game"} <= set(header)
+    player = played.players.get(number=1)
+    assert lines[1].startswith(f"1,{player.pk},1,Player 1,Club 0,active,1,")
 
 
 @pytest.mark.parametrize(

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from games.services.rounds import round_history, round_open
 from scoring.errors import RuleError
 from tests.factories import make_tournament
 from tests.games.helpers import enter_rummikub
 from tournaments.models import Player, SeatingPlan
-from tournaments.services import player_register, player_update, round_history, round_open
+from tournaments.services.players import player_register, player_update
 
 pytestmark = pytest.mark.django_db
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from games.models import Game, Seat
+from games.services.rounds import seat_swap
 from scoring.errors import RuleError
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
-from tournaments.services import seat_swap
 
 pytestmark = pytest.mark.django_db
 
@@ -76,7 +76,7 @@ def test_swap_refuses_bad_players(round1, alice, a, b, path, needle):
 
 
 def test_swap_is_refused_once_any_version_exists_at_either_table(round1, alice, bob):
-    from tournaments.services import tournament_update
+    from tournaments.services.tournaments import tournament_update
 
     tournament_update(tournament=round1.tournament, by=alice, results_need_confirmation=True)
     game = Game.objects.get(table__round=round1, table__number=2, number=3)

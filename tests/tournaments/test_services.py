@@ -6,19 +6,13 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from games.models import Game, Seat, Table
+from games.services.rounds import round_open
 from scoring.errors import RuleError
 from scoring.rules import PRESETS
 from tests.factories import make_tournament, open_round
 from tournaments.models import Player, Round, StaffMember, Tournament
-from tournaments.services import (
-    player_register,
-    player_update,
-    players_import_csv,
-    round_open,
-    staff_add,
-    tournament_create,
-    tournament_update,
-)
+from tournaments.services.players import player_register, player_update, players_import_csv
+from tournaments.services.tournaments import staff_add, tournament_create, tournament_update
 
 pytestmark = pytest.mark.django_db
 
@@ -322,7 +316,7 @@ def test_database_forbids_a_repeated_game_number(alice):
 
 
 def test_import_csv_refuses_a_file_over_the_limit(alice):
-    from tournaments.services import MAX_CSV_BYTES
+    from tournaments.services.players import MAX_CSV_BYTES
 
     t = tournament_create(by=alice, name="Open")
     data = b"name\n" + b"Ada\n" * (MAX_CSV_BYTES // 4)

@@ -43,8 +43,8 @@ def test_home_groups_by_status(as_user, alice):
 
 PUBLIC_PAGES = [
     ("tournament-detail", {}),
-    ("round-detail", {"number": 1}),
-    ("player-detail", {"number": 1}),
+    ("round-detail", {"round_number": 1}),
+    ("player-detail", {"player_number": 1}),
     ("standings-live", {}),
     ("standings-csv", {}),
 ]
@@ -57,11 +57,11 @@ ORGANISER_PAGES = [
     ("results-csv", {}),
 ]
 SCOREKEEPER_PAGES = [
-    ("round-sheets", {"number": 1}),
+    ("round-sheets", {"round_number": 1}),
     ("results-missing", {}),
     ("confirm-queue", {}),
-    ("table-entry", {"number": 1, "table": 1}),
-    ("table-timer", {"number": 1, "table": 1}),
+    ("table-entry", {"round_number": 1, "table_number": 1}),
+    ("table-timer", {"round_number": 1, "table_number": 1}),
 ]
 
 
@@ -98,7 +98,7 @@ def test_scorekeeper_pages(as_user, club, name, kwargs, who, status):
 def test_private_tournament_staff_pages_are_404_for_a_signed_in_stranger(as_user, club):
     Tournament.objects.filter(pk=club.pk).update(public=False)
     assert as_user("mallory").get(url("tournament-edit", club)).status_code == 404
-    assert as_user("mallory").get(url("table-entry", club, number=1, table=1)).status_code == 404
+    assert as_user("mallory").get(url("table-entry", club, round_number=1, table_number=1)).status_code == 404
 
 
 def test_anonymous_login_redirect_does_not_reveal_whether_a_tournament_exists(as_user):
@@ -116,7 +116,7 @@ def test_forms_need_the_csrf_token(alice, club):
 
 def test_login_page_signs_in_and_returns_to_the_page(bob, club):
     client = Client()
-    target = url("table-entry", club, number=1, table=1)
+    target = url("table-entry", club, round_number=1, table_number=1)
     page = client.get(target, follow=True)
     assert 'for="id_username"' in text(page)
     response = client.post(
@@ -274,11 +274,11 @@ def test_csv_import_registers_every_row(as_user, club):
 
 def test_withdraw_and_reinstate(as_user, club):
     client = as_user("alice")
-    client.post(url("player-status", club, number=3), {"status": "withdrawn"})
+    client.post(url("player-status", club, player_number=3), {"status": "withdrawn"})
     assert club.players.get(number=3).status == "withdrawn"
-    client.post(url("player-status", club, number=3), {"status": "active"})
+    client.post(url("player-status", club, player_number=3), {"status": "active"})
     assert club.players.get(number=3).status == "active"
-    client.post(url("player-status", club, number=3), {"status": "gone"})
+    client.post(url("player-status", club, player_number=3), {"status": "gone"})
     assert club.players.get(number=3).status == "active"
 
 
@@ -297,7 +297,7 @@ def test_open_a_round_by_start_numbers(as_user, club):
     response = as_user("alice").post(
         url("round-open", club), {"method": "manual", "tables": "1 3 5 7\n2, 4, 6, 8\n"}
     )
-    assert response["Location"] == url("round-detail", club, number=2)
+    assert response["Location"] == url("round-detail", club, round_number=2)
     round_ = club.rounds.get(number=2)
     first = Seat.objects.filter(round=round_, table__number=1).order_by("position")
     assert [seat.player.number for seat in first] == [1, 3, 5, 7]
@@ -320,7 +320,7 @@ def test_swap_seats_across_tables(as_user, club):
     one = club.players.get(number=1)
     eight = club.players.get(number=8)
     response = as_user("alice").post(
-        url("seat-swap", club, number=1), {"player_a": one.pk, "player_b": eight.pk}
+        url("seat-swap", club, round_number=1), {"player_a": one.pk, "player_b": eight.pk}
     )
     assert response.status_code == 302
     assert Seat.objects.get(player=one, round__number=1).table.number == 2
@@ -331,24 +331,24 @@ def test_swap_seats_across_tables(as_user, club):
 def test_swap_is_refused_once_a_result_exists(as_user, played):
     one, two = played.players.filter(number__in=(1, 2))
     response = as_user("alice").post(
-        url("seat-swap", played, number=1), {"player_a": one.pk, "player_b": two.pk}
+        url("seat-swap", played, round_number=1), {"player_a": one.pk, "player_b": two.pk}
     )
     assert "already has a result" in text(response)
     assert Seat.objects.get(player=one, round__number=1).position == 1
 
 
 def test_find_my_table(as_user, club):
-    page = text(as_user("anon").get(url("round-detail", club, number=1), {"q": "player 6"}))
+    page = text(as_user("anon").get(url("round-detail", club, round_number=1), {"q": "player 6"}))
     assert "<strong>Player 6</strong> (#6): table 2, seat 2." in page
-    page = text(as_user("anon").get(url("round-detail", club, number=1), {"q": "#3"}))
+    page = text(as_user("anon").get(url("round-detail", club, round_number=1), {"q": "#3"}))
     assert "table 1, seat 3" in page
 
 
 def test_sheets_have_one_page_per_table_with_a_qr_code(as_user, club):
-    page = text(as_user("bob").get(url("round-sheets", club, number=1)))
+    page = text(as_user("bob").get(url("round-sheets", club, round_number=1)))
     assert page.count('<section class="sheet"') == 2
     assert page.count("<svg") == 2
-    assert "http://testserver" + url("table-entry", club, number=1, table=2) in page
+    assert "http://testserver" + url("table-entry", club, round_number=1, table_number=2) in page
     assert "Game 4 — starts: seat 4, Player 4" in page
 
 
@@ -356,7 +356,7 @@ def test_sheets_have_one_page_per_table_with_a_qr_code(as_user, club):
 
 
 def test_player_page_shows_every_game_and_the_chart(as_user, played):
-    page = text(as_user("anon").get(url("player-detail", played, number=2)))
+    page = text(as_user("anon").get(url("player-detail", played, player_number=2)))
     assert page.count("<tr>") == 1 + 4  # header + the four games of the series
     assert '<span class="tiles">B10 R4 K2</span> = 16' in page or "= 16" in page
     assert "<polyline" in page and "after R1: -16" in page
@@ -365,7 +365,7 @@ def test_player_page_shows_every_game_and_the_chart(as_user, played):
 @pytest.fixture
 def seeded(alice, bob):
     """Three rounds of 16 players, every game entered, a few penalties."""
-    from games.services import penalty_record
+    from games.services.results import penalty_record
 
     tournament = make_tournament(alice, scorekeepers=[bob], players=16)
     for _ in range(3):
@@ -383,8 +383,8 @@ def seeded(alice, bob):
     [
         ("tournament-detail", {}, 6),
         ("standings-live", {}, 4),
-        ("round-detail", {"number": 2}, 10),
-        ("player-detail", {"number": 5}, 10),
+        ("round-detail", {"round_number": 2}, 10),
+        ("player-detail", {"player_number": 5}, 10),
     ],
 )
 def test_public_pages_take_a_bounded_number_of_queries(
@@ -404,10 +404,10 @@ def test_round_page_query_count_does_not_grow_with_the_round(
     round_ = open_round(seeded, alice)
     client = as_user("alice")
     with django_assert_max_num_queries(14):
-        assert client.get(url("round-detail", seeded, number=round_.number)).status_code == 200
+        assert client.get(url("round-detail", seeded, round_number=round_.number)).status_code == 200
 
 
 def test_round_exists_only_in_its_own_tournament(as_user, club, alice):
     other = make_tournament(alice, name="Other", players=4)
-    assert as_user("anon").get(url("round-detail", other, number=1)).status_code == 404
+    assert as_user("anon").get(url("round-detail", other, round_number=1)).status_code == 404
     assert Round.objects.count() == 1

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django import forms
 
+from games.chart import line_chart
 from scoring.errors import RuleError, RuleErrors
-from tournaments.chart import line_chart
 from tournaments.web import PageForm, add_rule_errors
 
 

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Game
-from games.services import penalty_record
+from games.services.results import penalty_record
 from tests.api import PERSONAS, seated
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub

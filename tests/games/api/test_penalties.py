@@ -7,7 +7,7 @@ import pytest
 from django.utils.dateparse import parse_datetime
 
 from games.models import Penalty
-from games.services import penalty_record
+from games.services.results import penalty_record
 from tests.api import STAFF_ONLY, matrix, rows, seated, versions
 from tests.factories import make_tournament, open_round
 

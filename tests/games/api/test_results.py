@@ -7,7 +7,7 @@ import pytest
 from django.utils.dateparse import parse_datetime
 
 from games.models import Game, Result
-from games.services import result_submit
+from games.services.results import result_submit
 from scoring.tiles import format_tiles, parse_tiles
 from tests.api import PERSONAS, STAFF_ONLY, matrix, rows, seated, versions
 from tests.factories import make_tournament, open_round

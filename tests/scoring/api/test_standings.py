@@ -7,10 +7,9 @@ import io
 
 import pytest
 
-from games.models import Game
-from games.services import penalty_record
-from scoring.models import Standings
-from scoring.services import standings_recompute
+from games.models import Game, Standings
+from games.services.results import penalty_record
+from games.services.standings import standings_recompute
 from tests.api import PERSONAS, seated
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from games.services import rounds as services
 from scoring.errors import RuleError
 from tests.api import ORGANISER_ONLY, matrix, rows
-from tournaments import services
 from tournaments.models import Player, Round
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.services import result_submit
+from games.services.results import result_submit
 from scoring.rules import OPTIONS
 from tests.api import ORGANISER_ONLY, matrix, rows, seated
 from tests.factories import make_tournament

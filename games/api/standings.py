@@ -7,8 +7,6 @@ When no snapshot exists at all (or no worker can be asked) one is computed here 
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -17,12 +15,11 @@ from rest_framework import renderers, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import errors
-from tournaments.api import TournamentScoped
+from tournaments.api.common import TournamentScoped, errors
 from tournaments.models import Tournament
 
-from .services import standings_for_read
-from .standings import METRICS
+from ..exports import standings_csv
+from ..selectors import standings_table
 
 
 class StandingsPlayerOut(serializers.Serializer):
@@ -86,16 +83,15 @@ STANDINGS_EXAMPLE = {
 
 
 def standings_of(tournament: Tournament) -> dict[str, Any]:
-    """The latest snapshot and whether it is stale, as the pages show it too
-    (`standings_for_read`: computed here when there is none, or no worker can be asked)."""
-    snapshot, stale = standings_for_read(tournament)
+    """The latest snapshot and whether it is stale, exactly as the pages show it."""
+    table = standings_table(tournament)
     return {
-        "results_version": tournament.results_version,
-        "computed_version": snapshot.computed_version,
-        "stale": stale,
-        "computed_at": snapshot.computed_at,
-        "ranking": list(snapshot.ranking),
-        "rows": snapshot.rows,
+        "results_version": table.results_version,
+        "computed_version": table.computed_version,
+        "stale": table.stale,
+        "computed_at": table.computed_at,
+        "ranking": table.ranking,
+        "rows": table.rows,
     }
 
 
@@ -120,30 +116,6 @@ class CSVRenderer(renderers.BaseRenderer):
 
     def render(self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None):
         return data.encode(self.charset) if isinstance(data, str) else b""
-
-
-def standings_csv(standings: dict[str, Any]) -> str:
-    """One header row, then one row per player: rank, player, then every metric."""
-    keys: list[str] = list(standings["ranking"])
-    present = {key for row in standings["rows"] for key in row["metrics"]}
-    keys += [key for key in METRICS if key in present and key not in keys]
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["rank", "player_id", "number", "name", "club", "status", *keys])
-    for row in standings["rows"]:
-        player = row["player"]
-        writer.writerow(
-            [
-                row["rank"],
-                player["id"],
-                player["number"],
-                player["name"],
-                player["club"],
-                player["status"],
-                *(row["metrics"].get(key, "") for key in keys),
-            ]
-        )
-    return out.getvalue()
 
 
 class StandingsCSVView(TournamentScoped, APIView):
@@ -176,7 +148,7 @@ class StandingsCSVView(TournamentScoped, APIView):
         },
     )
     def get(self, request: Any, slug: str) -> Response:
-        text = standings_csv(standings_of(self.tournament))
+        text = standings_csv(standings_table(self.tournament))
         # CSV whatever the Accept header asked for: this address *is* the CSV.
         request.accepted_renderer = CSVRenderer()
         request.accepted_media_type = CSVRenderer.media_type

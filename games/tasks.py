@@ -7,13 +7,15 @@ jittered delays; the recompute is idempotent, so running it twice is harmless.
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from . import services
+from tournaments.events import RECOMPUTE_TASK, REPAIR_TASK, clear_pending
+
+from .services.standings import standings_recompute, standings_repair
 
 DATABASE_ERRORS = (OperationalError, InterfaceError)
 
 
 @shared_task(
-    name="scoring.recompute_standings",
+    name=RECOMPUTE_TASK,
     autoretry_for=DATABASE_ERRORS,
     retry_backoff=1,
     retry_backoff_max=60,
@@ -23,17 +25,17 @@ DATABASE_ERRORS = (OperationalError, InterfaceError)
 def recompute_standings(tournament_id: int) -> int | None:
     # Cleared before the version is read: a change committed after this point asks for
     # a new recompute instead of being folded into this one.
-    services.clear_pending(tournament_id)
-    snapshot = services.standings_recompute(tournament_id=tournament_id)
+    clear_pending(tournament_id)
+    snapshot = standings_recompute(tournament_id=tournament_id)
     return snapshot.computed_version if snapshot else None
 
 
 @shared_task(
-    name="scoring.repair_standings",
+    name=REPAIR_TASK,
     autoretry_for=DATABASE_ERRORS,
     retry_backoff=5,
     retry_backoff_max=120,
     max_retries=3,
 )
 def repair_standings() -> list[int]:
-    return services.standings_repair()
+    return standings_repair()

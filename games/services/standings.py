@@ -1,106 +1,34 @@
-"""Standings snapshots: computing one from the database and asking for one.
+"""Standings snapshots: computing one from the database, and the one to show.
 
-`standings_changed` is called inside every transaction that bumps a tournament's
-`results_version`; once that transaction commits it enqueues `recompute_standings`.
-`standings_recompute` reads everything it needs in a fixed handful of queries, lets the
-pure `scoring.standings` rank it, and stores the snapshot for that version.
+Every change that affects the standings bumps the tournament's `results_version` and asks
+for a recompute on commit (`tournaments.events.results_changed`); the `games.tasks` job
+then calls `standings_recompute`, which reads everything it needs in a fixed handful of
+queries, lets the pure `scoring.standings` rank it, and stores the snapshot for that
+version.
+
+Not checked here: permissions. Snapshots are derived data that anyone who may see the
+tournament may read (the views check visibility); recomputing changes nothing but them.
 """
 
 from __future__ import annotations
 
-import logging
 import time
 from itertools import starmap
 
-from celery import current_app
-from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, Subquery
 
-from games.models import Penalty, Result
-from tournaments.models import Player, Tournament
-
-from .models import Standings
-from .standings import (
+from scoring.standings import (
     PlayerTotals,
     SeriesLine,
     compute_standings_from_series,
     compute_standings_from_totals,
     needs_series,
 )
+from tournaments.events import request_recompute
+from tournaments.models import Player, Tournament
 
-logger = logging.getLogger(__name__)
-
-# A burst of entries within this window is folded into one recompute.
-COALESCE_SECONDS = 0.5
-# A pending mark outlives a lost task by at most this long.
-PENDING_SECONDS = 120
-
-
-def standings_changed(tournament: Tournament) -> None:
-    """Recompute the standings once the current transaction commits.
-
-    One transaction that changes many things (a CSV import, a seeded demo) enqueues one
-    recompute, not one per change. The callbacks waiting for this commit are looked up on
-    the connection, so a rolled-back change leaves nothing behind.
-    """
-    tournament_id = tournament.pk
-    connection = transaction.get_connection()
-    if connection.in_atomic_block and any(
-        getattr(func, "standings_of", None) == tournament_id
-        for _, func, *_ in connection.run_on_commit
-    ):
-        return
-
-    def enqueue() -> None:
-        request_recompute(tournament_id)
-
-    enqueue.standings_of = tournament_id  # type: ignore[attr-defined]
-    transaction.on_commit(enqueue)
-
-
-def _pending_key(tournament_id: int) -> str:
-    return f"standings:pending:{tournament_id}"
-
-
-def request_recompute(tournament_id: int) -> bool:
-    """Ask a worker to recompute; False when the broker could not be reached.
-
-    A burst of results becomes few recomputes: while one recompute is queued and not yet
-    started, further requests add nothing (a mark in the shared cache). The task clears
-    the mark *before* it reads the version, so a change that lands after that read queues
-    a new recompute and the standings always end at the final version.
-    """
-    from .tasks import recompute_standings
-
-    if current_app.conf.task_always_eager:
-        recompute_standings.delay(tournament_id)
-        return True
-    key = _pending_key(tournament_id)
-    try:
-        if not cache.add(key, 1, timeout=PENDING_SECONDS):
-            return True
-    except Exception:  # a cache outage must not lose the recompute: enqueue regardless
-        logger.warning("cache unreachable; enqueueing standings %s anyway", tournament_id)
-    try:
-        recompute_standings.apply_async((tournament_id,), countdown=COALESCE_SECONDS)
-    except Exception:
-        # The result is committed; only the standings are late. The periodic repair or
-        # the next read brings them up to date.
-        logger.warning(
-            "broker unreachable; standings of %s stay stale", tournament_id, exc_info=True
-        )
-        clear_pending(tournament_id)
-        return False
-    return True
-
-
-def clear_pending(tournament_id: int) -> None:
-    try:
-        cache.delete(_pending_key(tournament_id))
-    except Exception:
-        logger.warning("cache unreachable; pending mark of %s not cleared", tournament_id)
-
+from ..models import Penalty, Result, Standings
 
 # One row per series: a player's confirmed games at one table, summed, with the table's
 # round. A sanction takes its points off that player's score in that game, so sanctions are

@@ -14,23 +14,27 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.functional import cached_property
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiExample,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import StaffWrites, errors
-from tournaments.api import TournamentScoped, valid
+from tournaments.api.common import TournamentScoped, errors, valid
 
-from . import services
-from .models import Game, Penalty, RackEntry, Result
-from .selectors import games_shown, results_shown, visible_game, visible_penalty, with_result_flag
+from ..models import Game, Penalty, RackEntry, Result
+from ..selectors import games_shown, results_shown, visible_game, visible_penalty, with_result_flag
+from ..services import results as services
 
 # --- serializers ----------------------------------------------------------------------------
 
 
-class RackOut(serializers.Serializer):
+class RackOutSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player_id", help_text="Player id.")
     tiles = serializers.CharField(
         allow_null=True, help_text="Canonical tiles; null when entered by points."
@@ -47,18 +51,18 @@ class RackOut(serializers.Serializer):
     winner = serializers.BooleanField()
 
 
-class ResultOut(serializers.Serializer):
+class ResultOutSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Result.Status.choices)
     end = serializers.ChoiceField(choices=Result.End.choices)
-    racks = RackOut(many=True)
+    racks = RackOutSerializer(many=True)
     submitted_by = serializers.CharField(source="submitted_by.username")
     submitted_at = serializers.DateTimeField()
     confirmed_by = serializers.CharField(source="confirmed_by.username", allow_null=True)
     confirmed_at = serializers.DateTimeField(allow_null=True)
 
 
-class RackIn(serializers.Serializer):
+class RackInSerializer(serializers.Serializer):
     player = serializers.IntegerField(help_text="Player id (not the start number).")
     tiles = serializers.CharField(
         required=False,
@@ -89,7 +93,7 @@ class RackIn(serializers.Serializer):
     )
 
 
-class ResultIn(serializers.Serializer):
+class ResultInSerializer(serializers.Serializer):
     based_on = serializers.IntegerField(
         help_text="The version this entry replaces (0 for the first); not the latest → 409."
     )
@@ -100,10 +104,10 @@ class ResultIn(serializers.Serializer):
         help_text="Player id; required for `rummikub`, computed for `pool_exhausted` (if "
         "given, it must match).",
     )
-    racks = RackIn(many=True, help_text="Each seated player exactly once.")
+    racks = RackInSerializer(many=True, help_text="Each seated player exactly once.")
 
 
-class PenaltyOut(serializers.Serializer):
+class PenaltyOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id", help_text="Player id.")
     kind = serializers.ChoiceField(choices=Penalty.Kind.choices)
@@ -115,7 +119,7 @@ class PenaltyOut(serializers.Serializer):
     voided = serializers.BooleanField(help_text="Voided penalties stay in the history.")
 
 
-class PenaltyIn(serializers.Serializer):
+class PenaltyInSerializer(serializers.Serializer):
     player = serializers.IntegerField(help_text="Player id; must be seated at this table.")
     kind = serializers.ChoiceField(choices=Penalty.Kind.choices)
     points = serializers.IntegerField(
@@ -128,7 +132,7 @@ class PenaltyIn(serializers.Serializer):
     )
 
 
-class GamePlayerOut(serializers.Serializer):
+class GamePlayerOutSerializer(serializers.Serializer):
     position = serializers.IntegerField(help_text="Seat position at the table.")
     player = serializers.IntegerField(source="player.id", help_text="Player id.")
     number = serializers.IntegerField(source="player.number")
@@ -136,7 +140,7 @@ class GamePlayerOut(serializers.Serializer):
     club = serializers.CharField(source="player.club")
 
 
-class GameOut(serializers.Serializer):
+class GameOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     tournament = serializers.CharField(source="table.round.tournament.slug")
     round = serializers.IntegerField(source="table.round.number", help_text="Round number.")
@@ -145,16 +149,16 @@ class GameOut(serializers.Serializer):
     starter = serializers.IntegerField(
         source="starter_position", help_text="Seat position of the player who starts."
     )
-    players = GamePlayerOut(source="table.seats", many=True)
+    players = GamePlayerOutSerializer(source="table.seats", many=True)
     result = serializers.SerializerMethodField()
-    penalties = PenaltyOut(many=True)
+    penalties = PenaltyOutSerializer(many=True)
 
-    @extend_schema_field(ResultOut(allow_null=True))
+    @extend_schema_field(ResultOutSerializer(allow_null=True))
     def get_result(self, game: Game) -> dict | None:
         confirmed = getattr(game, "confirmed_results", None)
         if confirmed is None:
             confirmed = list(results_shown().filter(game=game, status=Result.Status.CONFIRMED))
-        return ResultOut(confirmed[0]).data if confirmed else None
+        return ResultOutSerializer(confirmed[0]).data if confirmed else None
 
 
 RESULT_EXAMPLE = {
@@ -296,19 +300,11 @@ class GameFilter(filters.FilterSet):
         fields = ["round", "table", "has_result"]
 
 
-class GameListView(TournamentScoped, ListAPIView):
-    serializer_class = GameOut
-    filterset_class = GameFilter
-
-    def get_queryset(self) -> QuerySet[Game]:
-        if self.fake():
-            return Game.objects.none()
-        return with_result_flag(games_shown().filter(table__round__tournament=self.tournament))
-
-    @extend_schema(
+@extend_schema_view(
+    get=extend_schema(
         tags=["games"],
         summary="List a tournament's games",
-        responses={200: GameOut(many=True), **errors(400, 404)},
+        responses={200: GameOutSerializer(many=True), **errors(400, 404)},
         description="Every game of the tournament by round, table and game number, each as "
         "`GET /games/{id}/` shows it. Filter by `round` and `table` number and `has_result`.",
         examples=[
@@ -319,8 +315,15 @@ class GameListView(TournamentScoped, ListAPIView):
             )
         ],
     )
-    def get(self, request: Any, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
+)
+class GameListView(TournamentScoped, ListAPIView):
+    serializer_class = GameOutSerializer
+    filterset_class = GameFilter
+
+    def get_queryset(self) -> QuerySet[Game]:
+        if self.fake():
+            return Game.objects.none()
+        return with_result_flag(games_shown().filter(table__round__tournament=self.tournament))
 
 
 class GameScoped:
@@ -343,32 +346,24 @@ class GameDetailView(APIView):
         summary="Read a game",
         description="One game: its round, table, starter, the seated players, the current "
         "confirmed result (or null) and every penalty (voided ones flagged).",
-        responses={200: GameOut, **errors(404)},
+        responses={200: GameOutSerializer, **errors(404)},
         examples=[OpenApiExample("Game", value=GAME_EXAMPLE, response_only=True)],
     )
     def get(self, request: Any, pk: int) -> Response:
         game = visible_game(request.user, pk, games_shown())
         if game is None:
             raise Http404("No such game.")
-        return Response(GameOut(game).data)
+        return Response(GameOutSerializer(game).data)
 
 
 # --- results --------------------------------------------------------------------------------
 
 
-class ResultListView(GameScoped, ListAPIView):
-    permission_classes = [StaffWrites]
-    serializer_class = ResultOut
-
-    def get_queryset(self) -> QuerySet[Result]:
-        if getattr(self, "swagger_fake_view", False):
-            return Result.objects.none()
-        return results_shown().filter(game=self.game).order_by("version")
-
-    @extend_schema(
+@extend_schema_view(
+    get=extend_schema(
         tags=["results"],
         summary="List a game's result versions",
-        responses={200: ResultOut(many=True), **errors(400, 404)},
+        responses={200: ResultOutSerializer(many=True), **errors(400, 404)},
         description="Every version ever entered, oldest first: `confirmed` (the current "
         "one), `submitted` (awaiting confirmation), `superseded` or `discarded`.",
         examples=[
@@ -379,8 +374,14 @@ class ResultListView(GameScoped, ListAPIView):
             )
         ],
     )
-    def get(self, request: Any, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
+)
+class ResultListView(GameScoped, ListAPIView):
+    serializer_class = ResultOutSerializer
+
+    def get_queryset(self) -> QuerySet[Result]:
+        if getattr(self, "swagger_fake_view", False):
+            return Result.objects.none()
+        return results_shown().filter(game=self.game).order_by("version")
 
     @extend_schema(
         tags=["results"],
@@ -390,8 +391,8 @@ class ResultListView(GameScoped, ListAPIView):
         "scores it; rack `score`s are before sanction points (penalties, which standings "
         "subtract). `status` is `confirmed` at once unless the tournament wants "
         "confirmation. `based_on` not the latest version → 409 naming `current_version`.",
-        request=ResultIn,
-        responses={201: ResultOut, **errors(400, 401, 403, 404, 409)},
+        request=ResultInSerializer,
+        responses={201: ResultOutSerializer, **errors(400, 401, 403, 404, 409)},
         examples=[
             OpenApiExample("Rummikub", value=RESULT_REQUEST_EXAMPLE, request_only=True),
             OpenApiExample("Stored", value=RESULT_EXAMPLE, response_only=True),
@@ -417,18 +418,16 @@ class ResultListView(GameScoped, ListAPIView):
     )
     def post(self, request: Any, pk: int) -> Response:
         game = self.game
-        self.check_object_permissions(request, game)
-        data = valid(ResultIn, request.data)
+        data = valid(ResultInSerializer, request.data)
         data["racks"] = [dict(rack) for rack in data["racks"]]
         result = services.result_submit(game=game, by=request.user, **data)
         return Response(
-            ResultOut(results_shown().get(pk=result.pk)).data, status=status.HTTP_201_CREATED
+            ResultOutSerializer(results_shown().get(pk=result.pk)).data,
+            status=status.HTTP_201_CREATED,
         )
 
 
 class ResultConfirmView(GameScoped, APIView):
-    permission_classes = [StaffWrites]
-
     @extend_schema(
         tags=["results"],
         summary="Confirm a submitted version",
@@ -436,7 +435,7 @@ class ResultConfirmView(GameScoped, APIView):
         "scorekeeper confirms a `submitted` version (its submitter gets 403, but an "
         "organiser may confirm their own). It replaces the game's confirmed version.",
         request=None,
-        responses={200: ResultOut, **errors(400, 401, 403, 404)},
+        responses={200: ResultOutSerializer, **errors(400, 401, 403, 404)},
         examples=[
             OpenApiExample(
                 "Confirmed",
@@ -447,28 +446,25 @@ class ResultConfirmView(GameScoped, APIView):
     )
     def post(self, request: Any, pk: int, version: int) -> Response:
         game = self.game
-        self.check_object_permissions(request, game)
         result = game.results.filter(version=version).first()
         if result is None:
             raise Http404("No such version.")
         result = services.result_confirm(result=result, by=request.user)
-        return Response(ResultOut(results_shown().get(pk=result.pk)).data)
+        return Response(ResultOutSerializer(results_shown().get(pk=result.pk)).data)
 
 
 # --- penalties ------------------------------------------------------------------------------
 
 
 class PenaltyListView(GameScoped, APIView):
-    permission_classes = [StaffWrites]
-
     @extend_schema(
         tags=["penalties"],
         summary="Record a penalty",
         description="Organisers and scorekeepers. `timeout` and `failed_manipulation` make "
         "the player draw tiles (from the rules' `timeout_draw` / `failed_manipulation_draw`); "
         "a `sanction` needs `points` > 0, taken off that player's score in this game.",
-        request=PenaltyIn,
-        responses={201: PenaltyOut, **errors(400, 401, 403, 404)},
+        request=PenaltyInSerializer,
+        responses={201: PenaltyOutSerializer, **errors(400, 401, 403, 404)},
         examples=[
             OpenApiExample(
                 "Timeout",
@@ -480,15 +476,12 @@ class PenaltyListView(GameScoped, APIView):
     )
     def post(self, request: Any, pk: int) -> Response:
         game = self.game
-        self.check_object_permissions(request, game)
-        data = valid(PenaltyIn, request.data)
+        data = valid(PenaltyInSerializer, request.data)
         penalty = services.penalty_record(game=game, by=request.user, **data)
-        return Response(PenaltyOut(penalty).data, status=status.HTTP_201_CREATED)
+        return Response(PenaltyOutSerializer(penalty).data, status=status.HTTP_201_CREATED)
 
 
 class PenaltyDetailView(APIView):
-    permission_classes = [StaffWrites]
-
     @extend_schema(
         tags=["penalties"],
         summary="Void a penalty",
@@ -508,6 +501,5 @@ class PenaltyDetailView(APIView):
         penalty = visible_penalty(request.user, pk)
         if penalty is None:
             raise Http404("No such penalty.")
-        self.check_object_permissions(request, penalty)
         services.penalty_void(penalty=penalty, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

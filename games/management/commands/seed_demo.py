@@ -10,16 +10,12 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from games.models import Game
-from games.services import penalty_record, result_submit
+from games.services.results import penalty_record, result_submit
+from games.services.rounds import round_open
 from scoring.tiles import COLOURS, NUMBERS, Tile, format_tiles
 from tournaments.models import StaffMember, Tournament
-from tournaments.services import (
-    player_register,
-    round_open,
-    staff_add,
-    tournament_create,
-    tournament_update,
-)
+from tournaments.services.players import player_register
+from tournaments.services.tournaments import staff_add, tournament_create, tournament_update
 
 FIRST = [
     "Ada",

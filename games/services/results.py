@@ -9,28 +9,29 @@ other: the second gets a `ResultConflict` naming the current version.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Sum
+from django.db.models import Max
 from django.utils import timezone
 
-from scoring.errors import RuleError, raise_all
-from scoring.game import GameIn, RackIn, score_game
+from scoring.errors import Conflict, RuleError, raise_all
+from scoring.game import ENDS, GameIn, RackIn, check_rack, score_game
+from scoring.rules import RuleSet
 from scoring.tiles import parse_tiles
+from tournaments.events import results_changed
 from tournaments.models import Player, Tournament
-from tournaments.selectors import can_organise, can_score
-from tournaments.services import bump_results_version, stamp_history_user
+from tournaments.permissions import User, can_organise, require
+from tournaments.services.validation import collect, max_length_of, stamp_history_user
 
-from .models import Game, Penalty, RackEntry, Result
+from ..models import Game, Penalty, RackEntry, Result
+from .locks import lock_game
 
-NO_MELD_CHOICES = (None, "could_not", "declined")
 # Far beyond any real sanction, far below what the points column holds.
 MAX_SANCTION_POINTS = 10_000
 
 
-class ResultConflict(RuleError):
+class ResultConflict(Conflict):
     """The entry is based on a version that is no longer the latest."""
 
     def __init__(self, *, based_on: int, current_version: int) -> None:
@@ -39,122 +40,92 @@ class ResultConflict(RuleError):
             "based_on",
             f"this entry is based on version {based_on}, but the game is now at version "
             f"{current_version}; reload it and enter your correction again.",
+            current_version=current_version,
         )
-
-
-def _require_scorekeeper(by: Any, tournament: Tournament) -> None:
-    if not can_score(by, tournament):
-        raise PermissionDenied("Only the tournament's organisers and scorekeepers may do this.")
-
-
-def _lock_game(game: Game | int) -> Game:
-    """The game row, locked until commit: result writes to one game take turns."""
-    pk = game.pk if isinstance(game, Game) else game
-    return (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("table__round__tournament")
-        .get(pk=pk)
-    )
 
 
 def latest_version(game: Game) -> int:
     return game.results.aggregate(top=Max("version"))["top"] or 0
 
 
-def _whole(path: tuple[str | int, ...], value: object, *, nullable: bool) -> int | None:
-    if value is None and nullable:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(path, f"must be a whole number, not {value!r}.")
-    if value < 0:
-        raise RuleError(path, f"cannot be negative; got {value}.")
-    return value
+RACK_FIELDS = {"player", "tiles", "points", "tile_count", "jokers", "no_meld"}
+
+
+def _number_or_none(path: tuple[str | int, ...], value: object) -> int | None:
+    """A whole number or nothing; what range it may take is the engine's to say."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise RuleError(path, f"must be a whole number, not {value!r}.")
 
 
 def _rack_in(index: int, rack: object, seated: Mapping[int, Player]) -> RackIn:
-    """One rack from the request, in the engine's terms. Raises every problem it finds."""
+    """One rack of the request in the engine's terms.
+
+    Only the request's shape is checked here (an object of known fields, text tiles,
+    whole numbers, a player seated at this table); whether such a rack can exist is
+    `scoring.game`'s to say, in its own words.
+    """
+
+    def at(key: str) -> tuple[str | int, ...]:
+        return ("racks", index, key)
+
     if not isinstance(rack, Mapping):
         raise RuleError(("racks", index), "each rack must be an object with a player.")
-    errors: list[RuleError] = []
-    unknown = sorted(set(rack) - {"player", "tiles", "points", "tile_count", "jokers", "no_meld"})
-    errors += [RuleError(("racks", index, key), "is not a rack field.") for key in unknown]
+    errors = [RuleError(at(key), "is not a rack field.") for key in sorted(set(rack) - RACK_FIELDS)]
     player = rack.get("player")
     if isinstance(player, bool) or not isinstance(player, int):
-        errors.append(RuleError(("racks", index, "player"), "give the player's id."))
+        errors.append(RuleError(at("player"), "give the player's id."))
     elif player not in seated:
-        errors.append(
-            RuleError(("racks", index, "player"), f"player {player} is not seated at this table.")
-        )
+        errors.append(RuleError(at("player"), f"player {player} is not seated at this table."))
     tiles = rack.get("tiles")
-    given_tiles = tiles is not None
-    has_totals = any(rack.get(k) is not None for k in ("points", "tile_count")) or rack.get(
-        "jokers"
-    ) not in (None, 0)
-    if given_tiles and has_totals:
-        errors.append(
-            RuleError(("racks", index, "tiles"), "give either tiles or points, not both.")
-        )
     parsed = None
-    if given_tiles:
-        if not isinstance(tiles, str):
-            errors.append(RuleError(("racks", index, "tiles"), "must be text like 'R5 K13 J'."))
-        else:
-            try:
-                parsed = parse_tiles(tiles, field=("racks", index, "tiles"))
-            except RuleError as error:
-                errors.extend(error.flatten())
-    values: dict[str, int | None] = {}
-    for key, nullable in (("points", True), ("tile_count", True), ("jokers", True)):
-        try:
-            values[key] = _whole(("racks", index, key), rack.get(key), nullable=nullable)
-        except RuleError as error:
-            errors.append(error)
-    if not given_tiles and values.get("points") is None and not errors:
-        errors.append(RuleError(("racks", index, "points"), "give the rack's tiles or its points."))
+    if tiles is not None and not isinstance(tiles, str):
+        errors.append(RuleError(at("tiles"), "must be text like 'R5 K13 J'."))
+    elif tiles is not None:
+        parsed = collect(errors, parse_tiles, tiles, field=at("tiles"))
+    totals = {
+        key: collect(errors, _number_or_none, at(key), rack.get(key))
+        for key in ("points", "tile_count", "jokers")
+    }
     no_meld = rack.get("no_meld")
-    if no_meld not in NO_MELD_CHOICES:
-        errors.append(
-            RuleError(("racks", index, "no_meld"), f"{no_meld!r} is not could_not or declined.")
-        )
+    if no_meld is not None and not isinstance(no_meld, str):
+        errors.append(RuleError(at("no_meld"), f"{no_meld!r} is not could_not or declined."))
     raise_all(errors)
     return RackIn(
         player=player,  # type: ignore[arg-type]
         tiles=parsed,
-        points=values["points"],
-        tile_count=values["tile_count"],
-        jokers=values["jokers"] or 0,
+        points=totals["points"],
+        tile_count=totals["tile_count"],
+        jokers=totals["jokers"] or 0,
         no_meld=no_meld,  # type: ignore[arg-type]
     )
 
 
-def _game_in(*, end: object, winner: object, racks: object, seated: Mapping[int, Player]) -> GameIn:
-    """The request as the engine's input: every seated player once, nobody else."""
+def _game_in(
+    *, end: object, winner: object, racks: object, seated: Mapping[int, Player], rules: RuleSet
+) -> GameIn:
+    """The request as the engine's input: every seated player has a rack. What the end,
+    the winner and the racks may be is checked by the engine (`scoring.game`); when some
+    rack cannot even be read, the engine still checks the others, so every problem of the
+    submission is reported at once."""
     errors: list[RuleError] = []
-    if end not in ("rummikub", "pool_exhausted"):
-        errors.append(RuleError("end", f"{end!r} is not rummikub or pool_exhausted."))
-    if winner is not None and (
-        isinstance(winner, bool) or not isinstance(winner, int) or winner not in seated
-    ):
-        errors.append(RuleError("winner", f"player {winner!r} is not seated at this table."))
+    if not isinstance(end, str):
+        errors.append(RuleError("end", f"{end!r} is not one of {', '.join(ENDS)}."))
+    if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int)):
+        errors.append(RuleError("winner", f"{winner!r} is not a player's id."))
     if not isinstance(racks, Sequence) or isinstance(racks, str | bytes) or not racks:
         errors.append(RuleError("racks", "list one rack for each seated player."))
         raise_all(errors)
-    rack_ins: list[RackIn] = []
-    seen: set[int] = set()
-    for index, rack in enumerate(racks):  # type: ignore[arg-type]
-        try:
-            rack_in = _rack_in(index, rack, seated)
-        except RuleError as error:
-            errors.extend(error.flatten())
-            continue
-        if rack_in.player in seen:
-            errors.append(
-                RuleError(("racks", index, "player"), f"player {rack_in.player} has two racks.")
-            )
-        seen.add(rack_in.player)
-        rack_ins.append(rack_in)
-    missing = [p for p in seated if p not in seen]
-    if missing and not errors:
+    read = [collect(errors, _rack_in, index, rack, seated) for index, rack in enumerate(racks)]  # type: ignore[arg-type]
+    rack_ins = [rack for rack in read if rack is not None]
+    if errors:
+        for index, rack in enumerate(read):
+            if rack is not None:
+                collect(errors, check_rack, index, rack, rules)
+    entered = {rack.player for rack in rack_ins}
+    missing = [p for p in seated if p not in entered]
+    # A player entered twice is the engine's to name; a missing one only this table knows.
+    if missing and not errors and len(entered) == len(rack_ins):
         names = ", ".join(f"{p} ({seated[p].name})" for p in missing)
         errors.append(RuleError("racks", f"no rack for seated player {names}."))
     raise_all(errors)
@@ -165,7 +136,7 @@ def _game_in(*, end: object, winner: object, racks: object, seated: Mapping[int,
 def result_submit(
     *,
     game: Game | int,
-    by: Any,
+    by: User,
     based_on: object,
     end: object,
     racks: object,
@@ -177,9 +148,9 @@ def result_submit(
     waits as `submitted`. A newer entry discards an unconfirmed older one; a newer
     confirmed version supersedes the older confirmed one.
     """
-    game = _lock_game(game)
+    game = lock_game(game)
     tournament = game.table.round.tournament
-    _require_scorekeeper(by, tournament)
+    require(by, tournament, "score")
     if isinstance(based_on, bool) or not isinstance(based_on, int) or based_on < 0:
         raise RuleError("based_on", "give the version this entry replaces (0 for the first).")
     current = latest_version(game)
@@ -188,7 +159,8 @@ def result_submit(
 
     seated = {seat.player_id: seat.player for seat in game.table.seats.select_related("player")}
     outcome = score_game(
-        _game_in(end=end, winner=winner, racks=racks, seated=seated), tournament.rule_set
+        _game_in(end=end, winner=winner, racks=racks, seated=seated, rules=tournament.rule_set),
+        tournament.rule_set,
     )
 
     confirm_now = not tournament.results_need_confirmation
@@ -228,8 +200,12 @@ def result_submit(
         )
         for rack in outcome.racks
     )
+    if tournament.first_result_at is None:
+        # From now on the rules are frozen; the tournament row is locked (lock_game).
+        Tournament.objects.filter(pk=tournament.pk).update(first_result_at=now)
+        tournament.first_result_at = now
     if confirm_now:
-        bump_results_version(tournament)
+        results_changed(tournament)
     return result
 
 
@@ -246,12 +222,12 @@ def _retire_older(game: Game, *, confirming: bool) -> None:
 
 
 @transaction.atomic
-def result_confirm(*, result: Result, by: Any) -> Result:
+def result_confirm(*, result: Result, by: User) -> Result:
     """A second staff member confirms a submitted result (an organiser may confirm their
     own entry); it replaces the game's confirmed version, if any."""
-    game = _lock_game(result.game_id)
+    game = lock_game(result.game_id)
     tournament = game.table.round.tournament
-    _require_scorekeeper(by, tournament)
+    require(by, tournament, "score")
     result = Result.objects.get(pk=result.pk)
     if result.status != Result.Status.SUBMITTED:
         raise RuleError(
@@ -266,7 +242,7 @@ def result_confirm(*, result: Result, by: Any) -> Result:
     result.confirmed_by = by
     result.confirmed_at = timezone.now()
     stamp_history_user(result, by).save(update_fields=["status", "confirmed_by", "confirmed_at"])
-    bump_results_version(tournament)
+    results_changed(tournament)
     return result
 
 
@@ -274,7 +250,7 @@ def result_confirm(*, result: Result, by: Any) -> Result:
 def penalty_record(
     *,
     game: Game | int,
-    by: Any,
+    by: User,
     player: object,
     kind: object,
     note: object = "",
@@ -282,9 +258,9 @@ def penalty_record(
 ) -> Penalty:
     """Record a penalty (RULES.md §6): tiles drawn come from the tournament's rules; a
     sanction's points come off the player's score in this game."""
-    game = _lock_game(game)
+    game = lock_game(game)
     tournament = game.table.round.tournament
-    _require_scorekeeper(by, tournament)
+    require(by, tournament, "score")
     rules = tournament.rule_set
     errors: list[RuleError] = []
     seated = set(game.table.seats.values_list("player_id", flat=True))
@@ -310,8 +286,9 @@ def penalty_record(
         errors.append(RuleError("points", "only a sanction carries points."))
     if note is None:
         note = ""
-    if not isinstance(note, str) or len(note) > 300:
-        errors.append(RuleError("note", "must be text of at most 300 characters."))
+    note_length = max_length_of(Penalty, "note")
+    if not isinstance(note, str) or len(note) > note_length:
+        errors.append(RuleError("note", f"must be text of at most {note_length} characters."))
     raise_all(errors)
     penalty = stamp_history_user(
         Penalty(
@@ -326,12 +303,12 @@ def penalty_record(
         by,
     )
     penalty.save()
-    bump_results_version(tournament)  # penalties count in standings (and sanctions score)
+    results_changed(tournament)  # penalties count in standings (and sanctions score)
     return penalty
 
 
 @transaction.atomic
-def penalty_void(*, penalty: Penalty, by: Any) -> Penalty:
+def penalty_void(*, penalty: Penalty, by: User) -> Penalty:
     """Void a penalty recorded by mistake; the row and its history stay."""
     penalty = (
         Penalty.objects.select_for_update()
@@ -339,22 +316,12 @@ def penalty_void(*, penalty: Penalty, by: Any) -> Penalty:
         .get(pk=penalty.pk)
     )
     tournament = penalty.game.table.round.tournament
-    _require_scorekeeper(by, tournament)
+    require(by, tournament, "score")
     if penalty.voided:
         raise RuleError((), "this penalty is already void.")
     penalty.voided = True
     penalty.voided_by = by
     penalty.voided_at = timezone.now()
     stamp_history_user(penalty, by).save()
-    bump_results_version(tournament)
+    results_changed(tournament)
     return penalty
-
-
-def sanction_points(game: Game) -> dict[int, int]:
-    """Unvoided sanction points per player in one game."""
-    rows = (
-        game.penalties.filter(kind=Penalty.Kind.SANCTION, voided=False)
-        .values("player_id")
-        .annotate(total=Sum("points"))
-    )
-    return {row["player_id"]: row["total"] for row in rows}

@@ -1,55 +1,16 @@
-"""Reads that several pages share: the standings table as the pages show it, and the
-resolved rules beside the tournament form.
-
-Terms:
-* shown metrics — the tournament's ranking metrics in ranking order, then the usual
-  counts (games played, games won, score, penalties) that are not already among them.
-* stale — the snapshot was computed from an older `results_version` than the
-  tournament's; it is shown as it is (marked "updating…") while a worker catches up.
+"""The resolved-rules panel beside the tournament form: every option of a preset with the
+organiser's overrides applied, and the ranking — resolved the way `tournament_create`
+will, nothing stored.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-from tournaments.models import Tournament
-
-from .errors import RuleError
-from .rules import DEFAULT_PRESET, OPTIONS, PRESET_RANKING, PRESETS, resolve_rules
-from .services import standings_for_read
-from .standings import METRICS, Metric, validate_ranking
-
-ALWAYS_SHOWN = ("games_played", "games_won", "score", "penalties")
-
-
-@dataclass(frozen=True)
-class StandingsTable:
-    columns: tuple[Metric, ...]
-    rows: list[dict[str, Any]]  # as stored: rank, player {id, number, name, ...}, metrics
-    computed_at: datetime
-    computed_version: int
-    stale: bool
-
-    @property
-    def cells(self) -> list[tuple[dict[str, Any], list[int | None]]]:
-        """Each row with its metric values in column order (templates cannot index)."""
-        keys = [column.key for column in self.columns]
-        return [(row, [row["metrics"].get(key) for key in keys]) for row in self.rows]
-
-
-def standings_table(tournament: Tournament) -> StandingsTable:
-    snapshot, stale = standings_for_read(tournament)
-    ranking = [key for key in snapshot.ranking if key in METRICS]
-    keys = ranking + [key for key in ALWAYS_SHOWN if key not in ranking]
-    return StandingsTable(
-        columns=tuple(METRICS[key] for key in keys),
-        rows=snapshot.rows,
-        computed_at=snapshot.computed_at,
-        computed_version=snapshot.computed_version,
-        stale=stale,
-    )
+from scoring.errors import RuleError
+from scoring.rules import DEFAULT_PRESET, OPTIONS, PRESET_RANKING, PRESETS, resolve_rules
+from scoring.standings import METRICS, Metric, validate_ranking
 
 
 @dataclass(frozen=True)
@@ -65,14 +26,15 @@ class OptionRow:
 
     @property
     def shown(self) -> str:
-        return _show(self.value)
+        return as_shown(self.value)
 
     @property
     def preset_shown(self) -> str:
-        return _show(self.preset_value)
+        return as_shown(self.preset_value)
 
 
-def _show(value: Any) -> str:
+def as_shown(value: Any) -> str:
+    """An option's value in words: "none", "yes"/"no", underscores as spaces."""
     if value is None:
         return "none"
     if isinstance(value, bool):

@@ -1,0 +1,84 @@
+"""CSV exports of the games layer, one writer each, shared by the pages and the API.
+
+Terms:
+* standings CSV — one header row, then one row per player: `rank, player_id, number,
+  name, club, status`, then every metric of the ranking in ranking order, then every other
+  metric the snapshot holds, in the order of `scoring.standings.METRICS`.
+* results CSV — one row per rack of every confirmed result; `score` is the game score
+  before sanction points and `sanction` what comes off it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from typing import Any
+
+from scoring.standings import METRICS
+from tournaments.models import Tournament
+
+from .models import Seat
+from .selectors import StandingsTable, confirmed_racks
+
+STANDINGS_PLAYER_COLUMNS = ("rank", "player_id", "number", "name", "club", "status")
+RESULTS_COLUMNS = (
+    "round", "table", "game", "version", "end", "seat", "player_number", "player",
+    "tiles", "points", "tile_count", "jokers", "no_meld", "charge", "score", "sanction",
+    "winner", "submitted_by", "confirmed_by",
+)  # fmt: skip
+
+
+def _csv(header: Iterable[str], rows: Iterable[Iterable[Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def standings_metric_keys(table: StandingsTable) -> list[str]:
+    """The metric columns: the ranking's, then every other metric the rows hold."""
+    keys = [key for key in table.ranking if key in METRICS]
+    present = {key for row in table.rows for key in row["metrics"]}
+    return keys + [key for key in METRICS if key in present and key not in keys]
+
+
+def standings_csv(table: StandingsTable) -> str:
+    keys = standings_metric_keys(table)
+    rows = (
+        [
+            row["rank"],
+            row["player"]["id"],
+            row["player"]["number"],
+            row["player"]["name"],
+            row["player"]["club"],
+            row["player"]["status"],
+            *(row["metrics"].get(key, "") for key in keys),
+        ]
+        for row in table.rows
+    )
+    return _csv([*STANDINGS_PLAYER_COLUMNS, *keys], rows)
+
+
+def results_csv(tournament: Tournament) -> str:
+    positions = dict(
+        ((seat.table_id, seat.player_id), seat.position)
+        for seat in Seat.objects.filter(round__tournament=tournament).only(
+            "table_id", "player_id", "position"
+        )
+    )
+    rows = (
+        [
+            rack.result.game.table.round.number, rack.result.game.table.number,
+            rack.result.game.number, rack.result.version, rack.result.end,
+            positions.get((rack.result.game.table_id, rack.player_id)),
+            rack.player.number, rack.player.name,
+            "" if rack.tiles is None else rack.tiles, rack.points, rack.tile_count,
+            rack.jokers, rack.no_meld or "", rack.charge, rack.score, rack.sanction,
+            int(rack.winner), rack.result.submitted_by.username,
+            rack.result.confirmed_by.username if rack.result.confirmed_by else "",
+        ]
+        for rack in confirmed_racks(tournament)
+    )  # fmt: skip
+    return _csv(RESULTS_COLUMNS, rows)

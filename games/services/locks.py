@@ -1,0 +1,32 @@
+"""Row locks that writes take, always in one order: the tournament row first, then the
+game. Two writes that touch the same tournament (a result and a seat swap, a rules change
+and a first result, two "open round" clicks) therefore queue behind one another instead
+of each holding a lock the other waits for (a deadlock).
+
+Locks last until the surrounding transaction ends; every caller is `transaction.atomic`.
+"""
+
+from __future__ import annotations
+
+from tournaments.models import Tournament
+
+from ..models import Game
+
+
+def lock_tournament(tournament: Tournament | int) -> Tournament:
+    """The tournament row, locked and freshly read."""
+    pk = tournament.pk if isinstance(tournament, Tournament) else tournament
+    return Tournament.objects.select_for_update().get(pk=pk)
+
+
+def lock_game(game: Game | int) -> Game:
+    """The game row, locked after its tournament's row; related rows read with it."""
+    pk = game.pk if isinstance(game, Game) else game
+    tournament_id = (
+        Game.objects.filter(pk=pk).values_list("table__round__tournament_id", flat=True).get()
+    )
+    tournament = lock_tournament(tournament_id)
+    locked = Game.objects.select_for_update(of=("self",)).select_related("table__round").get(pk=pk)
+    # The locked, freshly read tournament, not a second unlocked copy of it.
+    locked.table.round.tournament = tournament
+    return locked

@@ -1,0 +1,309 @@
+"""Writes for rounds: open the next round (seat everyone, create the tables' games) and
+swap two players' seats — each one transaction, refused first to anyone but the
+tournament's organisers.
+
+Terms (RULES.md §7, `scoring.seating`):
+* draw — who sits at which table in which seat: given by hand (`manual`) or drawn by the
+  seating engine (`random`, `swiss`, `plan`), reproducibly from a stored `seed`.
+* history — the seatings of the earlier rounds, which the draw avoids repeating.
+* quality — the figures the seating engine gives for a draw (repeat meetings, starter
+  balance, for Swiss the rank spread), stored with the round as the engine gave them.
+
+Lock order, everywhere: the tournament row first, then games (see `games.services.locks`).
+
+Not checked here: how good a draw is (the seating engine decides and measures it).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+
+from scoring.errors import RuleError, raise_all
+from tournaments.models import Player, Round, SeatingPlan, Tournament
+from tournaments.permissions import User, require
+from tournaments.seating import (
+    Seating,
+    plan_rounds,
+    quality,
+    seat_random,
+    seat_swiss,
+    table_rank_spreads,
+)
+from tournaments.services.validation import (
+    choice,
+    signed_in_or_none,
+    stamp_history_user,
+    whole_number_between,
+)
+
+from ..models import Game, Result, Seat, Table
+from .locks import lock_tournament
+from .standings import standings_recompute
+
+MAX_SEED = 2**62
+
+
+def starter_of(game_number: int, seats: int) -> int:
+    """Game n of a series is started by seat ((n-1) mod seats) + 1."""
+    return (game_number - 1) % seats + 1
+
+
+def _check_manual_tables(
+    tournament: Tournament, tables: object, active: Mapping[int, Player]
+) -> list[list[int]]:
+    """Every active player exactly once, tables of 2..table_size, nobody else."""
+    if not isinstance(tables, list) or not tables:
+        raise RuleError("tables", "list the tables, each a list of player ids.")
+    errors: list[RuleError] = []
+    known = dict(tournament.players.values_list("id", "status"))
+    seen: set[int] = set()
+    for index, table in enumerate(tables, start=1):
+        if not isinstance(table, list) or any(
+            isinstance(p, bool) or not isinstance(p, int) for p in table
+        ):
+            errors.append(RuleError("tables", f"table {index}: must be a list of player ids."))
+            continue
+        if not 2 <= len(table) <= tournament.table_size:
+            errors.append(
+                RuleError(
+                    "tables",
+                    f"table {index}: seats {len(table)} players; a table seats 2 to "
+                    f"{tournament.table_size}.",
+                )
+            )
+        errors += _seat_errors(index, table, known, seen)
+    missing = [p for p in active if p not in seen]
+    if missing:
+        names = ", ".join(f"{p} ({active[p].name})" for p in missing[:10])
+        more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
+        errors.append(RuleError("tables", f"active players not seated: {names}{more}."))
+    raise_all(errors)
+    return tables  # type: ignore[return-value]
+
+
+def _seat_errors(
+    index: int, table: list[int], known: Mapping[int, str], seen: set[int]
+) -> list[RuleError]:
+    """What is wrong with the players of one hand-made table (`seen` collects them)."""
+    errors = []
+    for pid in table:
+        if pid not in known:
+            errors.append(RuleError("tables", f"table {index}: unknown player {pid}."))
+        elif known[pid] != Player.Status.ACTIVE:
+            errors.append(RuleError("tables", f"table {index}: player {pid} has withdrawn."))
+        elif pid in seen:
+            errors.append(RuleError("tables", f"table {index}: player {pid} is seated twice."))
+        seen.add(pid)
+    return errors
+
+
+def _draw(
+    tournament: Tournament,
+    method: str,
+    number: int,
+    active: Mapping[int, Player],
+    tables: object,
+    seed: int,
+) -> Seating:
+    """The round's seating by `method`, with its quality as the seating engine gives it."""
+    history = round_history(tournament, before=number)
+    if method == Round.Method.MANUAL:
+        seating = _check_manual_tables(tournament, tables, active)
+        return Seating([tuple(t) for t in seating], seed, method, quality(seating, history))
+    if method == Round.Method.RANDOM:
+        return seat_random(list(active), history, tournament.table_size, seed)
+    if method == Round.Method.SWISS:
+        return seat_swiss(ranked_players(tournament, active), history, tournament.table_size, seed)
+    return _planned(tournament, number, list(active), history, seed)
+
+
+@transaction.atomic
+def round_open(
+    *,
+    tournament: Tournament,
+    by: User,
+    method: str = Round.Method.MANUAL,
+    tables: object = None,
+    seed: object = None,
+) -> Round:
+    """Open the next round: seat every active player and create the tables' games.
+
+    `manual` takes `tables` (player ids per table, seat order); `random`, `swiss` and
+    `plan` seat the round with the seating engine, reproducibly from `seed` (drawn when
+    not given and stored with the round). The seating's quality is stored with it.
+    """
+    tournament = lock_tournament(tournament)
+    require(by, tournament, "organise")
+    method = choice("method", method, Round.Method)
+    active = {p.id: p for p in tournament.players.filter(status=Player.Status.ACTIVE)}
+    if len(active) < 2:
+        raise RuleError("method", "at least two active players are needed to open a round.")
+    if method != Round.Method.MANUAL and tables is not None:
+        raise RuleError("tables", f"'{method}' seating draws the tables itself; leave them out.")
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    seed = whole_number_between("seed", seed, low=0, high=MAX_SEED, nullable=False)
+    number = (tournament.rounds.aggregate(top=Max("number"))["top"] or 0) + 1
+    seating = _draw(tournament, method, number, active, tables, seed)  # type: ignore[arg-type]
+
+    round_ = Round.objects.create(
+        tournament=tournament,
+        number=number,
+        method=method,
+        seed=None if method == Round.Method.MANUAL else seating.seed,
+        quality=_stored_quality(seating),
+        created_by=signed_in_or_none(by),
+    )
+    _seat(tournament, round_, seating.tables, by)
+    if tournament.status == Tournament.Status.UPCOMING:
+        tournament.status = Tournament.Status.RUNNING
+        stamp_history_user(tournament, by).save(update_fields=["status", "updated_at"])
+    return round_
+
+
+def _seat(tournament: Tournament, round_: Round, tables: Sequence[Sequence[int]], by: User) -> None:
+    """The round's tables, seats and games (each table's series)."""
+    for table_number, player_ids in enumerate(tables, start=1):
+        table = Table.objects.create(round=round_, number=table_number)
+        for position, pid in enumerate(player_ids, start=1):
+            stamp_history_user(
+                Seat(table=table, round=round_, player_id=pid, position=position), by
+            ).save()
+        games = tournament.games_per_table or len(player_ids)
+        Game.objects.bulk_create(
+            Game(table=table, number=n, starter_position=starter_of(n, len(player_ids)))
+            for n in range(1, games + 1)
+        )
+
+
+def _stored_quality(seating: Seating) -> dict[str, Any]:
+    """The seating engine's figures as stored with a round; a Swiss round also keeps each
+    table's rank spread, so the organiser sees which tables mix far-apart players."""
+    stored: dict[str, Any] = dict(seating.quality)
+    if seating.method == Round.Method.SWISS:
+        stored["rank_spreads"] = list(seating.rank_spreads)
+    return stored
+
+
+def _planned(
+    tournament: Tournament, number: int, players: list[int], history: list, seed: int
+) -> Seating:
+    """Round `number` of the stored plan; planned (again) when there is none yet or the
+    active players changed since — the rounds played stay as the new plan's history."""
+    if tournament.rounds_planned is None:
+        raise RuleError("method", "a planned schedule needs the tournament's rounds_planned.")
+    if number > tournament.rounds_planned:
+        raise RuleError(
+            "method", f"all {tournament.rounds_planned} planned rounds are open; use random."
+        )
+    plan = SeatingPlan.objects.filter(tournament=tournament).first()
+    planned = plan.tables_for(number, players) if plan else None
+    if planned is not None:
+        return Seating([tuple(t) for t in planned], plan.seed, "plan", quality(planned, history))
+    schedule = plan_rounds(
+        players, tournament.rounds_planned - number + 1, tournament.table_size, seed, history
+    )
+    SeatingPlan.objects.update_or_create(
+        tournament=tournament,
+        defaults={
+            "seed": seed,
+            "players": sorted(players),
+            "first_round": number,
+            "rounds": [[list(table) for table in s.tables] for s in schedule],
+        },
+    )
+    return schedule[0]
+
+
+def round_history(tournament: Tournament, *, before: int) -> list[list[list[int]]]:
+    """The seatings of the rounds before `before`: tables of player ids in seat order."""
+    rounds: dict[int, dict[int, list[int]]] = {}
+    for round_number, table_number, pid in (
+        Seat.objects.filter(round__tournament=tournament, round__number__lt=before)
+        .order_by("round__number", "table__number", "position")
+        .values_list("round__number", "table__number", "player_id")
+    ):
+        rounds.setdefault(round_number, {}).setdefault(table_number, []).append(pid)
+    return [list(tables.values()) for _, tables in sorted(rounds.items())]
+
+
+def ranked_players(tournament: Tournament, active: Mapping[int, Player]) -> list[int]:
+    """The active players in current standings order; before any result (all equal), by
+    rating, then start number — so a Swiss first round still seeds the strongest first."""
+    snapshot = standings_recompute(tournament_id=tournament.pk)
+    rank = {row["player"]["id"]: row["rank"] for row in snapshot.rows} if snapshot else {}
+    return sorted(
+        active,
+        key=lambda p: (rank.get(p, len(rank) + 1), -(active[p].rating or 0), active[p].number),
+    )
+
+
+def seating_quality(tournament: Tournament, round_: Round) -> dict[str, Any]:
+    """The quality of a round as it is seated now (after a swap, say), given the rounds
+    before it; a Swiss round's rank spread is measured against the current standings."""
+    history = round_history(tournament, before=round_.number + 1)
+    current, earlier = history[-1], history[:-1]
+    tables = [tuple(t) for t in current]
+    if round_.method != Round.Method.SWISS:
+        return _stored_quality(Seating(tables, 0, round_.method, quality(current, earlier)))
+    seated = {p.id: p for p in tournament.players.filter(pk__in=[p for t in current for p in t])}
+    ranked = ranked_players(tournament, seated)
+    spreads = table_rank_spreads(current, ranked)
+    figures = quality(current, earlier, ranked)
+    return _stored_quality(Seating(tables, 0, round_.method, figures, spreads))
+
+
+def _seats_of(round_: Round, player_a: object, player_b: object) -> tuple[Seat, Seat]:
+    """The seats of the two players to swap, or every reason why not."""
+    errors: list[RuleError] = []
+    seats: dict[str, Seat] = {}
+    for field, pid in (("player_a", player_a), ("player_b", player_b)):
+        if isinstance(pid, bool) or not isinstance(pid, int):
+            errors.append(RuleError(field, "choose a player."))
+            continue
+        seat = Seat.objects.select_related("player").filter(round=round_, player_id=pid).first()
+        if seat is None:
+            errors.append(RuleError(field, f"player {pid} has no seat in round {round_.number}."))
+        else:
+            seats[field] = seat
+    if not errors and player_a == player_b:
+        errors.append(RuleError("player_b", "choose two different players."))
+    raise_all(errors)
+    return seats["player_a"], seats["player_b"]
+
+
+@transaction.atomic
+def seat_swap(*, round_: Round, by: User, player_a: object, player_b: object) -> Round:
+    """Two players of one round exchange seats, at one table or across two.
+
+    Refused once any game at an affected table has a result (any version, even one
+    awaiting confirmation): the series there has begun. The seat rows are replaced, so
+    their history shows who sat where before and who made the swap. The round's seating
+    quality is computed again.
+    """
+    tournament = lock_tournament(round_.tournament)
+    require(by, tournament, "organise")
+    round_ = Round.objects.select_related("tournament").get(pk=round_.pk)
+    a, b = _seats_of(round_, player_a, player_b)
+    # The tournament row lock makes a result entered at the same moment wait for the swap
+    # (and then see the new seats) or land first (and then the swap is refused below).
+    if Result.objects.filter(game__table_id__in={a.table_id, b.table_id}).exists():
+        raise RuleError((), "a game at these tables already has a result; seats stay as they are.")
+    # Delete, then create: swapping the players in place would break the one-seat-per-round
+    # and one-player-per-position constraints half-way through.
+    swapped = [(a, b.player), (b, a.player)]
+    for seat, _ in swapped:
+        seat._change_reason = "seat swap"
+        stamp_history_user(seat, by).delete()
+    for seat, player in swapped:
+        new = Seat(table_id=seat.table_id, round=round_, player=player, position=seat.position)
+        new._change_reason = "seat swap"
+        stamp_history_user(new, by).save()
+    round_.quality = seating_quality(tournament, round_)
+    round_.save(update_fields=["quality"])
+    return round_

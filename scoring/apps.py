@@ -1,6 +1,0 @@
-from django.apps import AppConfig
-
-
-class ScoringConfig(AppConfig):
-    name = "scoring"
-    verbose_name = "Scoring and standings"

@@ -1,0 +1,319 @@
+"""REST API for tournaments and their staff (API.md).
+
+Thin views: an input serializer reads the request's shape, one service call does the
+work (the permission check and all the domain validation), an output serializer writes
+the answer. Reading a tournament goes through `tournaments_visible_to`, so a private one
+is a 404 to anyone without a role in it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
+from rest_framework import serializers, status
+from rest_framework.generics import ListAPIView
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring.rules import OPTIONS, PRESET_NAMES, PRESETS
+from scoring.standings import METRICS
+
+from ..services import tournaments as services
+from ..models import StaffMember, Tournament
+from ..selectors import tournaments_visible_to
+from .common import RawJSONField, TournamentScoped, errors, valid
+
+# --- schema pieces ------------------------------------------------------------------------
+
+
+def _option_schema(name: str) -> dict[str, Any]:
+    option = OPTIONS[name]
+    if option.kind == "int":
+        schema: dict[str, Any] = {
+            "type": "integer",
+            "minimum": option.minimum,
+            "maximum": option.maximum,
+        }
+    elif option.kind == "bool":
+        schema = {"type": "boolean"}
+    else:
+        schema = {"type": "string", "enum": list(option.choices)}
+    if option.nullable:
+        schema["nullable"] = True
+    schema["description"] = option.help
+    return schema
+
+
+RULES_OVERRIDES_SCHEMA = {
+    "type": "object",
+    "description": "Single options that override the preset's (RULES.md §8). An unknown "
+    "option or a value out of bounds is a 400 naming `rules.<option>`.",
+    "properties": {name: _option_schema(name) for name in OPTIONS},
+    "additionalProperties": False,
+}
+RANKING_SCHEMA = {
+    "type": "array",
+    "description": "Ordered standings metrics, each at most once; default: the preset's.",
+    "items": {"type": "string", "enum": [k for k, m in METRICS.items() if m.direction]},
+}
+
+
+def _rules_out_field(name: str) -> serializers.Field:
+    option = OPTIONS[name]
+    if option.kind == "int":
+        return serializers.IntegerField(allow_null=option.nullable, help_text=option.help)
+    if option.kind == "bool":
+        return serializers.BooleanField(help_text=option.help)
+    return serializers.ChoiceField(choices=option.choices, help_text=option.help)
+
+
+RulesOut = type(
+    "RulesOut",
+    (serializers.Serializer,),
+    {
+        "__doc__": "Every rule option, resolved: the preset plus the overrides.",
+        "preset": serializers.ChoiceField(choices=PRESET_NAMES),
+        **{name: _rules_out_field(name) for name in OPTIONS},
+    },
+)
+
+
+# --- serializers: tournaments -------------------------------------------------------------
+
+
+class TournamentOut(serializers.Serializer):
+    name = serializers.CharField()
+    slug = serializers.SlugField()
+    starts_on = serializers.DateField(allow_null=True)
+    preset = serializers.CharField(source="rules.preset")
+    rules = RulesOut()
+    ranking = serializers.ListField(child=serializers.CharField())
+    table_size = serializers.IntegerField()
+    games_per_table = serializers.IntegerField(allow_null=True)
+    rounds_planned = serializers.IntegerField(allow_null=True)
+    target_score = serializers.IntegerField(allow_null=True)
+    results_need_confirmation = serializers.BooleanField()
+    public = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    results_version = serializers.IntegerField()
+
+
+class TournamentIn(serializers.Serializer):
+    name = serializers.CharField(help_text="Required; up to 120 characters.")
+    slug = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text="Lowercase letters, digits and hyphens; derived from the name when absent.",
+    )
+    starts_on = serializers.DateField(required=False, allow_null=True)
+    preset = serializers.ChoiceField(choices=PRESET_NAMES, required=False, allow_null=True)
+    rules = RawJSONField(schema=RULES_OVERRIDES_SCHEMA, required=False, allow_null=True)
+    ranking = RawJSONField(schema=RANKING_SCHEMA, required=False, allow_null=True)
+    table_size = serializers.IntegerField(
+        required=False, allow_null=True, help_text="2 to 4 (default 4; 2 under `mso`)."
+    )
+    games_per_table = serializers.IntegerField(
+        required=False, allow_null=True, help_text="1 to 12; null = one game per seated player."
+    )
+    rounds_planned = serializers.IntegerField(required=False, allow_null=True)
+    target_score = serializers.IntegerField(required=False, allow_null=True)
+    results_need_confirmation = serializers.BooleanField(required=False)
+    public = serializers.BooleanField(required=False)
+
+
+class TournamentUpdateIn(TournamentIn):
+    name = serializers.CharField(required=False)
+    slug = serializers.CharField(
+        required=False, allow_blank=True, help_text="Cannot change: sending it is a 400."
+    )
+    status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
+
+
+TOURNAMENT_EXAMPLE = {
+    "name": "Club Open",
+    "slug": "club-open",
+    "starts_on": "2026-12-05",
+    "preset": "standard",
+    # The standard preset itself, so the example never drifts from the rules.
+    "rules": PRESETS["standard"].as_dict(),
+    "ranking": ["games_won", "score"],
+    "table_size": 4,
+    "games_per_table": None,
+    "rounds_planned": 4,
+    "target_score": None,
+    "results_need_confirmation": False,
+    "public": True,
+    "status": "upcoming",
+    "results_version": 0,
+}
+
+
+class TournamentFilter(filters.FilterSet):
+    status = filters.ChoiceFilter(choices=Tournament.Status.choices)
+
+    class Meta:
+        model = Tournament
+        fields = ["status"]
+
+
+# --- views: tournaments --------------------------------------------------------------------
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["tournaments"],
+        summary="List tournaments",
+        responses={200: TournamentOut(many=True), **errors(400)},
+        description="The tournaments this user may see: every public one, and the private "
+        "ones the user has a role in. Filter with `?status=`.",
+        examples=[
+            OpenApiExample(
+                "A page",
+                value=TOURNAMENT_EXAMPLE,
+                response_only=True,
+            )
+        ],
+    )
+)
+class TournamentListView(ListAPIView):
+    serializer_class = TournamentOut
+    filterset_class = TournamentFilter
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        if getattr(self, "swagger_fake_view", False):
+            return Tournament.objects.none()
+        return tournaments_visible_to(self.request.user)
+
+    @extend_schema(
+        tags=["tournaments"],
+        summary="Create a tournament",
+        description="Any signed-in user may create a tournament and becomes its organiser. "
+        "Only `name` is required; `rules` overrides single options of the preset; the "
+        "answer echoes the tournament with `rules` fully resolved.",
+        request=TournamentIn,
+        responses={201: TournamentOut, **errors(400, 401)},
+        examples=[
+            OpenApiExample(
+                "Create",
+                value={
+                    "name": "Club Open",
+                    "slug": "club-open",
+                    "starts_on": "2026-12-05",
+                    "preset": "standard",
+                    "rules": {"turn_seconds": 120},
+                    "ranking": ["games_won", "score"],
+                    "table_size": 4,
+                    "games_per_table": None,
+                    "rounds_planned": 4,
+                    "target_score": None,
+                    "results_need_confirmation": False,
+                    "public": True,
+                },
+                request_only=True,
+            ),
+            OpenApiExample("Created", value=TOURNAMENT_EXAMPLE, response_only=True),
+        ],
+    )
+    def post(self, request: Any) -> Response:
+        data = valid(TournamentIn, request.data)
+        tournament = services.tournament_create(by=request.user, **data)
+        return Response(TournamentOut(tournament).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailView(TournamentScoped, APIView):
+    def _tournament(self, request: Any) -> Tournament:
+        tournament = self.tournament
+        return tournament
+
+    @extend_schema(
+        tags=["tournaments"],
+        summary="Read a tournament",
+        description="One tournament with its resolved rules, status and results version.",
+        responses={200: TournamentOut, **errors(404)},
+        examples=[OpenApiExample("Tournament", value=TOURNAMENT_EXAMPLE, response_only=True)],
+    )
+    def get(self, request: Any, slug: str) -> Response:
+        return Response(TournamentOut(self._tournament(request)).data)
+
+    @extend_schema(
+        tags=["tournaments"],
+        summary="Change a tournament",
+        description="Organisers only. Send the fields to change. `rules` overrides single "
+        "options (a new `preset` starts from that preset); rules cannot change once a "
+        "result exists, and the `slug` never changes (both 400).",
+        request=TournamentUpdateIn,
+        responses={200: TournamentOut, **errors(400, 401, 403, 404)},
+        examples=[
+            OpenApiExample(
+                "Publish and start",
+                value={"public": True, "status": "running", "rules": {"turn_seconds": 60}},
+                request_only=True,
+            ),
+            OpenApiExample("Changed", value=TOURNAMENT_EXAMPLE, response_only=True),
+        ],
+    )
+    def patch(self, request: Any, slug: str) -> Response:
+        tournament = self._tournament(request)
+        changes = valid(TournamentUpdateIn, request.data, partial=True)
+        tournament = services.tournament_update(tournament=tournament, by=request.user, **changes)
+        return Response(TournamentOut(tournament).data)
+
+    @extend_schema(
+        tags=["tournaments"],
+        summary="Delete a tournament",
+        description="Organisers only; a tournament with entered results is kept (400).",
+        responses={204: None, **errors(400, 401, 403, 404)},
+        examples=[
+            OpenApiExample(
+                "Has results",
+                value={
+                    "non_field_errors": ["a tournament with entered results cannot be deleted."]
+                },
+                response_only=True,
+                status_codes=["400"],
+            )
+        ],
+    )
+    def delete(self, request: Any, slug: str) -> Response:
+        services.tournament_delete(tournament=self._tournament(request), by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- staff ----------------------------------------------------------------------------------
+
+
+class StaffIn(serializers.Serializer):
+    username = serializers.CharField()
+    role = serializers.ChoiceField(choices=StaffMember.Role.choices)
+
+
+class StaffOut(serializers.Serializer):
+    username = serializers.CharField(source="user.username")
+    role = serializers.ChoiceField(choices=StaffMember.Role.choices)
+
+
+class StaffView(TournamentScoped, APIView):
+    @extend_schema(
+        tags=["tournaments"],
+        summary="Give a user a role",
+        description="Organisers only: make an existing user an `organiser` or `scorekeeper` "
+        "of this tournament (or change the role they have; the last organiser stays one).",
+        request=StaffIn,
+        responses={201: StaffOut, **errors(400, 401, 403, 404)},
+        examples=[
+            OpenApiExample(
+                "Scorekeeper", value={"username": "bob", "role": "scorekeeper"}, request_only=True
+            ),
+            OpenApiExample(
+                "Added", value={"username": "bob", "role": "scorekeeper"}, response_only=True
+            ),
+        ],
+    )
+    def post(self, request: Any, slug: str) -> Response:
+        tournament = self.tournament
+        data = valid(StaffIn, request.data)
+        member = services.staff_add(tournament=tournament, by=request.user, **data)
+        return Response(StaffOut(member).data, status=status.HTTP_201_CREATED)

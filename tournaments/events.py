@@ -1,0 +1,105 @@
+"""Changes that the standings must follow, and asking a worker to follow them.
+
+The standings job lives a layer up (`games.tasks`); this layer only knows its name, so
+the services of every layer can announce a change without importing the job.
+
+Terms:
+* results version — `Tournament.results_version`, one more with every change that
+  affects the standings (a result, a penalty, a player's name or status, the ranking),
+  counted in the same transaction as the change.
+* pending mark — a key in the shared cache saying "a recompute of this tournament is
+  queued and has not started": a burst of results becomes few recomputes.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import current_app
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import F
+
+from .models import Tournament
+
+logger = logging.getLogger(__name__)
+
+# The Celery task names of `games.tasks` (the job is found by name, never imported here).
+RECOMPUTE_TASK = "games.recompute_standings"
+REPAIR_TASK = "games.repair_standings"
+# A burst of entries within this window is folded into one recompute.
+COALESCE_SECONDS = 0.5
+# A pending mark outlives a lost task by at most this long.
+PENDING_SECONDS = 120
+
+
+def results_changed(tournament: Tournament) -> None:
+    """Count one more change that affects standings, in the caller's transaction, and
+    recompute the standings once it commits."""
+    Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1)
+    tournament.refresh_from_db(fields=["results_version"])
+    standings_changed(tournament)
+
+
+def standings_changed(tournament: Tournament) -> None:
+    """Recompute the standings once the current transaction commits.
+
+    One transaction that changes many things (a CSV import, a seeded demo) enqueues one
+    recompute, not one per change. The callbacks waiting for this commit are looked up on
+    the connection, so a rolled-back change leaves nothing behind.
+    """
+    tournament_id = tournament.pk
+    connection = transaction.get_connection()
+    if connection.in_atomic_block and any(
+        getattr(func, "standings_of", None) == tournament_id
+        for _, func, *_ in connection.run_on_commit
+    ):
+        return
+
+    def enqueue() -> None:
+        request_recompute(tournament_id)
+
+    enqueue.standings_of = tournament_id  # type: ignore[attr-defined]
+    transaction.on_commit(enqueue)
+
+
+def _pending_key(tournament_id: int) -> str:
+    return f"standings:pending:{tournament_id}"
+
+
+def request_recompute(tournament_id: int) -> bool:
+    """Ask a worker to recompute; False when the broker could not be reached.
+
+    A burst of results becomes few recomputes: while one recompute is queued and not yet
+    started, further requests add nothing (a mark in the shared cache). The task clears
+    the mark *before* it reads the version, so a change that lands after that read queues
+    a new recompute and the standings always end at the final version.
+    """
+    job = current_app.signature(RECOMPUTE_TASK, args=(tournament_id,))
+    if current_app.conf.task_always_eager:
+        job.apply_async()
+        return True
+    key = _pending_key(tournament_id)
+    try:
+        if not cache.add(key, 1, timeout=PENDING_SECONDS):
+            return True
+    except Exception:  # a cache outage must not lose the recompute: enqueue regardless
+        logger.warning("cache unreachable; enqueueing standings %s anyway", tournament_id)
+    try:
+        job.apply_async(countdown=COALESCE_SECONDS)
+    except Exception:
+        # The result is committed; only the standings are late. The periodic repair or
+        # the next read brings them up to date.
+        logger.warning(
+            "broker unreachable; standings of %s stay stale", tournament_id, exc_info=True
+        )
+        clear_pending(tournament_id)
+        return False
+    return True
+
+
+def clear_pending(tournament_id: int) -> None:
+    try:
+        cache.delete(_pending_key(tournament_id))
+    except Exception:
+        logger.warning("cache unreachable; pending mark of %s not cleared", tournament_id)

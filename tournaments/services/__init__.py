@@ -1,0 +1,3 @@
+"""Writes of the tournaments layer, one module per part: `tournaments` (tournaments and
+their staff), `players` (register, change, import a CSV), and `validation` (the checks
+they share). Import from the module that holds it."""

@@ -1,0 +1,178 @@
+"""Writes for a tournament's players: register, change, import a CSV — each one
+transaction, refused first to anyone but the tournament's organisers.
+
+Errors name the field, or for a CSV the line: "line 4: rating 'abc' must be a whole
+number."; a CSV is imported whole or not at all.
+
+Not checked here: who sits where (the draw, `games.services.rounds`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+
+from scoring.errors import RuleError, RuleErrors, raise_all
+
+from ..events import results_changed
+from ..models import Player, Tournament
+from ..permissions import User, require
+from .validation import (
+    choice,
+    collect,
+    max_length_of,
+    stamp_history_user,
+    text,
+    whole_number_between,
+)
+
+# A club's player list is a few KB; a megabyte is surely a wrong file.
+MAX_CSV_BYTES = 1024 * 1024
+MAX_RATING = 10_000
+CSV_COLUMNS = ("name", "club", "rating")
+UPDATABLE = {"name", "club", "rating", "status"}
+
+
+def _player_fields(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate name/club/rating/status; raises all problems at once."""
+    cleaned: dict[str, Any] = {}
+    errors: list[RuleError] = []
+    for field, required in (("name", True), ("club", False)):
+        if field in values:
+            cleaned[field] = collect(
+                errors,
+                text,
+                field,
+                values[field],
+                max_length=max_length_of(Player, field),
+                required=required,
+            )
+    if "rating" in values:
+        cleaned["rating"] = collect(
+            errors,
+            whole_number_between,
+            "rating",
+            values["rating"],
+            low=0,
+            high=MAX_RATING,
+            nullable=True,
+        )
+    if "status" in values:
+        cleaned["status"] = collect(errors, choice, "status", values["status"], Player.Status)
+    raise_all(errors)
+    return cleaned
+
+
+def _next_numbers(tournament: Tournament, count: int) -> Iterable[int]:
+    # The tournament row lock serialises numbering between concurrent registrations.
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    top = tournament.players.aggregate(top=Max("number"))["top"] or 0
+    return range(top + 1, top + 1 + count)
+
+
+@transaction.atomic
+def player_register(
+    *, tournament: Tournament, by: User, name: str, club: str = "", rating: int | None = None
+) -> Player:
+    """Register one player; start numbers count up from 1. Late entries are welcome."""
+    require(by, tournament, "organise")
+    fields = _player_fields({"name": name, "club": club, "rating": rating})
+    (number,) = _next_numbers(tournament, 1)
+    player = stamp_history_user(Player(tournament=tournament, number=number, **fields), by)
+    player.save()
+    results_changed(tournament)
+    return player
+
+
+@transaction.atomic
+def player_update(*, player: Player, by: User, **changes: Any) -> Player:
+    """Change a player's name, club, rating or status (withdraw / reinstate)."""
+    require(by, player.tournament, "organise")
+    raise_all([RuleError(f, "cannot be changed.") for f in sorted(set(changes) - UPDATABLE)])
+    fields = _player_fields(changes)
+    standing_change = any(
+        getattr(player, field) != value for field, value in fields.items() if field != "rating"
+    )
+    for field, value in fields.items():
+        setattr(player, field, value)
+    stamp_history_user(player, by).save()
+    if standing_change:
+        # Standings rows show names, clubs and who withdrew.
+        results_changed(player.tournament)
+    return player
+
+
+def _decode_csv(data: bytes | str) -> str:
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise RuleError("file", "is not UTF-8 text; save the spreadsheet as CSV UTF-8.") from None
+
+
+def _csv_table(data: bytes | str) -> tuple[list[str], list[list[str]]]:
+    """The header (lower case) and the rows of a player CSV; the header must be right."""
+    if len(data) > MAX_CSV_BYTES:
+        raise RuleError("file", f"is larger than {MAX_CSV_BYTES // 1024} KiB.")
+    reader = csv.reader(io.StringIO(_decode_csv(data)))
+    try:
+        table = list(reader)
+    except csv.Error as error:  # e.g. a cell longer than the csv module allows
+        raise RuleError("file", f"line {reader.line_num}: {error}.") from None
+    header = [h.strip().lower() for h in (table[0] if table else [])]
+    if "name" not in header:
+        raise RuleError("file", "line 1: the header row must name the columns name,club,rating.")
+    unknown = [h for h in header if h not in CSV_COLUMNS]
+    if unknown:
+        raise RuleError("file", f"line 1: unknown column '{unknown[0]}'; use name,club,rating.")
+    return header, table[1:]
+
+
+def _csv_row(line: int, header: list[str], cells: list[str]) -> dict[str, Any]:
+    """One player row of the CSV, checked; every error names the line."""
+    if len(cells) > len(header):
+        raise RuleError("file", f"line {line}: {len(cells)} columns, header has {len(header)}.")
+    values: dict[str, Any] = dict(zip(header, (c.strip() for c in cells), strict=False))
+    rating = values.get("rating") or None
+    try:
+        values["rating"] = None if rating is None else int(rating)
+    except ValueError:
+        raise RuleError("file", f"line {line}: rating '{rating}' must be a whole number.") from None
+    try:
+        return _player_fields(values)
+    except RuleError as error:
+        raise RuleErrors(
+            RuleError("file", f"line {line}: {e.path[0]} {e.message}") for e in error.flatten()
+        ) from None
+
+
+@transaction.atomic
+def players_import_csv(*, tournament: Tournament, by: User, data: bytes | str) -> list[Player]:
+    """Register every row of a `name,club,rating` CSV (header row first) — all rows or none."""
+    require(by, tournament, "organise")
+    header, lines = _csv_table(data)
+    rows: list[dict[str, Any]] = []
+    errors: list[RuleError] = []
+    for line, cells in enumerate(lines, start=2):
+        if any(cell.strip() for cell in cells):  # blank lines are harmless
+            row = collect(errors, _csv_row, line, header, cells)
+            if row is not None:
+                rows.append(row)
+    if not rows and not errors:
+        errors.append(RuleError("file", "has no player rows."))
+    raise_all(errors)
+    numbers = _next_numbers(tournament, len(rows))
+    players = [
+        stamp_history_user(Player(tournament=tournament, number=n, **row), by)
+        for n, row in zip(numbers, rows, strict=True)
+    ]
+    for player in players:
+        player.save()
+    results_changed(tournament)
+    return players

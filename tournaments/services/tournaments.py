@@ -1,0 +1,268 @@
+"""Writes for tournaments and their staff — each one transaction.
+
+Every function takes keyword arguments only, refuses a person who may not do it
+(`require`, first), validates its whole input (a `RuleError` names the field and the
+problem, and nothing is saved), then writes. `by` is the user doing it: history rows
+record who and when.
+
+Not checked here: the rules of the game themselves (`scoring.rules` resolves and checks
+every option) and the standings metrics (`scoring.standings.validate_ranking`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils.text import slugify
+
+from scoring.errors import RuleError, raise_all
+from scoring.rules import (
+    DEFAULT_PRESET,
+    PRESET_RANKING,
+    PRESET_TABLE_SIZE,
+    overrides_of,
+    resolve_rules,
+)
+from scoring.standings import validate_ranking
+from tournaments.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
+
+from ..events import results_changed
+from ..models import StaffMember, Tournament
+from ..permissions import User, require
+from .validation import (
+    choice,
+    collect,
+    max_length_of,
+    signed_in_or_none,
+    stamp_history_user,
+    text,
+    whole_number_between,
+)
+
+MAX_ROUNDS = 100
+MAX_GAMES_PER_TABLE = 12  # the database's check constraint says the same
+MAX_TARGET_SCORE = 1_000_000
+# The settings create and update share, with their bounds.
+NUMBER_SETTINGS: dict[str, dict[str, Any]] = {
+    "table_size": {"low": MIN_TABLE_SIZE, "high": MAX_TABLE_SIZE, "nullable": False},
+    "games_per_table": {"low": 1, "high": MAX_GAMES_PER_TABLE, "nullable": True},
+    "rounds_planned": {"low": 1, "high": MAX_ROUNDS, "nullable": True},
+    "target_score": {"low": 1, "high": MAX_TARGET_SCORE, "nullable": True},
+}
+UPDATABLE = {
+    "name",
+    "starts_on",
+    "status",
+    "preset",
+    "rules",
+    "ranking",
+    "table_size",
+    "games_per_table",
+    "rounds_planned",
+    "target_score",
+    "results_need_confirmation",
+    "public",
+}
+
+
+def _unique_slug(base: str) -> str:
+    base = base[: max_length_of(Tournament, "slug") - 10] or "tournament"
+    slug, n = base, 2
+    while Tournament.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def _rule_overrides(rules: object) -> Mapping[str, Any]:
+    """The `rules` a user sent: an object of option: value pairs (or nothing)."""
+    if rules is None:
+        return {}
+    if not isinstance(rules, Mapping):
+        raise RuleError("rules", "must be an object of option: value pairs.")
+    return rules
+
+
+def _settings_errors(values: Mapping[str, Any]) -> list[RuleError]:
+    """Check the plain settings shared by create and update; returns what is wrong."""
+    errors: list[RuleError] = []
+    for field, bounds in NUMBER_SETTINGS.items():
+        if field in values:
+            collect(errors, whole_number_between, field, values[field], **bounds)
+    for field in ("results_need_confirmation", "public"):
+        if field in values and not isinstance(values[field], bool):
+            errors.append(RuleError(field, "must be true or false."))
+    starts_on = values.get("starts_on")
+    if starts_on is not None and not isinstance(starts_on, date):
+        errors.append(RuleError("starts_on", "must be a date (YYYY-MM-DD)."))
+    return errors
+
+
+def _name(value: object) -> str:
+    return text("name", value, max_length=max_length_of(Tournament, "name"))
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    by: User,
+    name: str,
+    slug: str | None = None,
+    starts_on: date | None = None,
+    preset: str | None = None,
+    rules: Mapping[str, Any] | None = None,
+    ranking: Sequence[str] | None = None,
+    table_size: int | None = None,
+    games_per_table: int | None = None,
+    rounds_planned: int | None = None,
+    target_score: int | None = None,
+    results_need_confirmation: bool = False,
+    public: bool = True,
+) -> Tournament:
+    """Create a tournament from a preset plus single-option overrides; `by` organises it.
+
+    Any signed-in user may create one (and becomes its organiser); nobody else may.
+    """
+    if signed_in_or_none(by) is None:
+        raise PermissionDenied("Sign in to create a tournament.")
+    errors: list[RuleError] = []
+    name = collect(errors, _name, name)
+    if slug:
+        if slugify(slug) != slug or len(slug) > max_length_of(Tournament, "slug"):
+            errors.append(RuleError("slug", "use lowercase letters, digits and hyphens only."))
+        elif Tournament.objects.filter(slug=slug).exists():
+            errors.append(RuleError("slug", f"a tournament with slug '{slug}' already exists."))
+    preset = preset or DEFAULT_PRESET
+    rule_set = collect(errors, lambda: resolve_rules(preset, _rule_overrides(rules)))
+    ranking = collect(
+        errors,
+        validate_ranking,
+        list(PRESET_RANKING.get(preset, ())) if ranking is None else ranking,
+    )
+    if table_size is None:
+        table_size = PRESET_TABLE_SIZE.get(preset, MAX_TABLE_SIZE)
+    errors += _settings_errors(
+        {
+            "table_size": table_size,
+            "games_per_table": games_per_table,
+            "rounds_planned": rounds_planned,
+            "target_score": target_score,
+            "results_need_confirmation": results_need_confirmation,
+            "public": public,
+            "starts_on": starts_on,
+        }
+    )
+    raise_all(errors)
+
+    tournament = stamp_history_user(
+        Tournament(
+            slug=slug or _unique_slug(slugify(name)),
+            name=name,
+            starts_on=starts_on,
+            rules=rule_set.as_dict(),
+            ranking=list(ranking),
+            table_size=table_size,
+            games_per_table=games_per_table,
+            rounds_planned=rounds_planned,
+            target_score=target_score,
+            results_need_confirmation=results_need_confirmation,
+            public=public,
+        ),
+        by,
+    )
+    tournament.save()
+    stamp_history_user(
+        StaffMember(tournament=tournament, user=by, role=StaffMember.Role.ORGANISER), by
+    ).save()
+    return tournament
+
+
+def _new_rules(tournament: Tournament, changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The rules after a change of preset and/or options: a new preset starts from that
+    preset; options alone are applied on top of the ones already overridden. Once a
+    result exists, only the same rules again are accepted."""
+    preset = changes.get("preset") or tournament.rules["preset"]
+    overrides = dict(_rule_overrides(changes.get("rules")))
+    if "preset" not in changes:
+        overrides = {**overrides_of(tournament.rules), **overrides}
+    rules = resolve_rules(preset, overrides).as_dict()
+    if rules != tournament.rules and tournament.first_result_at is not None:
+        field = "rules" if "rules" in changes else "preset"
+        raise RuleError(field, "rules cannot change once a result has been entered.")
+    return rules
+
+
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> Tournament:
+    """Change settings. Rules cannot change once a result exists; the slug never changes.
+
+    The tournament row is locked first (as every write that touches results does), so a
+    rules change and a first result cannot both pass their checks at the same moment.
+    """
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    require(by, tournament, "organise")
+    errors: list[RuleError] = [
+        RuleError(f, "cannot be changed.") for f in sorted(set(changes) - UPDATABLE)
+    ]
+    if "name" in changes:
+        changes["name"] = collect(errors, _name, changes["name"])
+    if "status" in changes:
+        collect(errors, choice, "status", changes["status"], Tournament.Status)
+    errors += _settings_errors(changes)
+    if "preset" in changes or "rules" in changes:
+        changes["rules"] = collect(errors, _new_rules, tournament, changes)
+    affects_standings = False
+    if "ranking" in changes:
+        changes["ranking"] = collect(errors, validate_ranking, changes["ranking"])
+        affects_standings = changes["ranking"] is not None and (
+            list(changes["ranking"]) != tournament.ranking
+        )
+    raise_all(errors)
+
+    changes.pop("preset", None)
+    if "ranking" in changes:
+        changes["ranking"] = list(changes["ranking"])
+    for field, value in changes.items():
+        setattr(tournament, field, value)
+    stamp_history_user(tournament, by).save()
+    if affects_standings:
+        results_changed(tournament)
+    return tournament
+
+
+@transaction.atomic
+def tournament_delete(*, tournament: Tournament, by: User) -> None:
+    """Delete a tournament that has no results yet; one with results is kept."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    require(by, tournament, "organise")
+    if tournament.first_result_at is not None:
+        raise RuleError((), "a tournament with entered results cannot be deleted.")
+    stamp_history_user(tournament, by).delete()
+
+
+@transaction.atomic
+def staff_add(*, tournament: Tournament, by: User, username: str, role: str) -> StaffMember:
+    """Give a user a role in the tournament (or change the role they have)."""
+    require(by, tournament, "organise")
+    errors: list[RuleError] = []
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        errors.append(RuleError("username", f"there is no user named '{username}'."))
+    collect(errors, choice, "role", role, StaffMember.Role)
+    raise_all(errors)
+    member = StaffMember.objects.filter(tournament=tournament, user=user).first()
+    if member is None:
+        member = StaffMember(tournament=tournament, user=user, role=role)
+    elif member.role != role:
+        if (
+            member.role == StaffMember.Role.ORGANISER
+            and tournament.staff.filter(role=StaffMember.Role.ORGANISER).count() == 1
+        ):
+            raise RuleError("role", f"'{username}' is the only organiser; add another first.")
+        member.role = role
+    stamp_history_user(member, by).save()
+    return member
