@@ -1,6 +1,6 @@
 # Rummitab — the two commands of the README, and a few helpers.
 # `make run`  installs into .venv, migrates, seeds the demo and starts the site.
-# `make test` installs into .venv and runs every test and the linters.
+# `make test` installs into .venv and runs every test, the linters and the layer contracts.
 
 PYTHON ?= python3
 VENV := .venv
@@ -32,12 +32,14 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+	$(MAKE) lint
 
+# Style, complexity (ruff), the layer contracts (import-linter) and the pure engine's types.
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy scoring
 
 format: $(STAMP)
 	$(BIN)/ruff format .

@@ -31,7 +31,7 @@ Decisions where RULES.md is silent (each is also commented where it is made):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -339,6 +339,17 @@ def _checked_face(index: int, entry: RackIn, joker_penalty: int) -> int:
         raise error(
             "points", f"{points} points cannot include {_many(jokers, 'joker')} at {joker_penalty}"
         )
+    _check_face_fits(face, entry, joker_penalty, error)
+    return face
+
+
+def _check_face_fits(
+    face: int, entry: RackIn, joker_penalty: int, error: Callable[[str, str], RuleError]
+) -> None:
+    """Whether the numbered tiles behind a rack entered by totals can be worth `face`:
+    at most all numbered tiles of a game, or, with a tile count, what that many tiles can
+    be worth."""
+    points, count, jokers = entry.points, entry.tile_count, entry.jokers
     if count is None:
         if face > NUMBERED_TOTAL_VALUE:
             raise error(
@@ -346,7 +357,7 @@ def _checked_face(index: int, entry: RackIn, joker_penalty: int) -> int:
                 f"{points} points is more than a rack can hold: all numbered tiles are "
                 f"worth {NUMBERED_TOTAL_VALUE}, plus {joker_penalty} per joker",
             )
-        return face
+        return
     numbered = count - jokers
     if numbered > NUMBERED_TILES:
         raise error(
@@ -360,7 +371,6 @@ def _checked_face(index: int, entry: RackIn, joker_penalty: int) -> int:
             f"{_many(numbered, 'numbered tile')} can be worth {low} to {high} points, "
             f"so {points} points{jokers_part} is impossible",
         )
-    return face
 
 
 def _winner_errors(game: GameIn, players: list[int]) -> list[RuleError]:

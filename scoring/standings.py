@@ -320,8 +320,8 @@ def fold_games(lines: Iterable[GameLine]) -> list[SeriesLine]:
             tally[5] += 0 if line.winner else line.charge
             tally[6] = max(tally[6], line.score)
     return [
-        SeriesLine(player, round_, table, *sums, part=part)
-        for (table, part, player), (round_, *sums) in totals.items()
+        SeriesLine(player, t[0], table, t[1], t[2], t[3], t[4], t[5], t[6], part=part)
+        for (table, part, player), t in totals.items()
     ]
 
 
@@ -384,18 +384,11 @@ def _finish(
     return rows
 
 
-def _tally(
+def _sum_lines(
     roster: list[int], series: Iterable[SeriesLine], source: str
-) -> tuple[dict[str, dict[int, int]], list[list[SeriesLine]]]:
-    """Every metric that comes from the series lines, except head_to_head; and the parts.
-
-    Linear in the number of lines, never a per-player scan of all lines: one pass over the
-    lines sums the per-player metrics and groups the lines by table; one pass over each
-    table's lines builds its series scores and parts. This is the hot path of a
-    recomputation (10,000 series lines for 1,000 players over 10 rounds), hence the
-    accumulator lists instead of one dict per metric: one dict lookup per line, not six.
-    """
-    # player -> [score, games_played, games_won, rummikubs, rack_total, best_game]
+) -> tuple[dict[int, list[int]], dict[int, list[SeriesLine]], set[int]]:
+    """One pass over the lines: per player [score, games_played, games_won, rummikubs,
+    rack_total, best_game]; the lines grouped by table; the tables split into parts."""
     acc = {player: [0, 0, 0, 0, 0, 0] for player in roster}
     tables: dict[int, list[SeriesLine]] = {}
     split: set[int] = set()  # tables with more than one part, or a part other than 0
@@ -421,7 +414,61 @@ def _tally(
             table_lines.append(line)
         if line.part:
             split.add(line.table)
+    return acc, tables, split
 
+
+def _series_at(
+    table: int, table_lines: list[SeriesLine], is_split: bool, source: str
+) -> tuple[int, dict[int, int], list[list[SeriesLine]]]:
+    """One table's round, each player's series score there, and its parts."""
+    round_number = table_lines[0].round
+    series_score: dict[int, int] = {}  # player -> series score at this table
+    for line in table_lines:
+        if line.round != round_number:
+            raise ValueError(f"{source}: table {table} is in two rounds")
+        series_score[line.player] = series_score.get(line.player, 0) + line.score
+    if is_split:
+        return round_number, series_score, _parts(table_lines, table, source)
+    if len(series_score) != len(table_lines):
+        raise ValueError(f"{source}: a player has two lines in one part of table {table}")
+    return round_number, series_score, [table_lines]
+
+
+def _add_opponents_score(
+    opponents_score: dict[int, int],
+    score: Mapping[int, int],
+    series_score: Mapping[int, int],
+    parts: list[list[SeriesLine]],
+) -> None:
+    """Buchholz: the final score of everyone met at this table, i.e. in this round."""
+    if len(parts) == 1:
+        # The usual case, and always so from the database: each player met all the
+        # others at the table; O(seats), not O(seats²).
+        table_score = sum(score[player] for player in series_score)
+        for player in series_score:
+            opponents_score[player] += table_score - score[player]
+        return
+    met: dict[int, set[int]] = {}
+    for part_lines in parts:
+        members = [line.player for line in part_lines]
+        for player in members:
+            met.setdefault(player, set()).update(members)
+    for player, together in met.items():
+        opponents_score[player] += sum(score[o] for o in together) - score[player]
+
+
+def _tally(
+    roster: list[int], series: Iterable[SeriesLine], source: str
+) -> tuple[dict[str, dict[int, int]], list[list[SeriesLine]]]:
+    """Every metric that comes from the series lines, except head_to_head; and the parts.
+
+    Linear in the number of lines, never a per-player scan of all lines: one pass over the
+    lines sums the per-player metrics and groups the lines by table; one pass over each
+    table's lines builds its series scores and parts. This is the hot path of a
+    recomputation (10,000 series lines for 1,000 players over 10 rounds), hence the
+    accumulator lists instead of one dict per metric: one dict lookup per line, not six.
+    """
+    acc, tables, split = _sum_lines(roster, series, source)
     score = {player: tally[0] for player, tally in acc.items()}
     table_wins = dict.fromkeys(roster, 0)
     opponents_score = dict.fromkeys(roster, 0)
@@ -429,18 +476,7 @@ def _tally(
     seated_in_round: dict[int, set[int]] = {}  # round number -> players with a line in it
 
     for table, table_lines in tables.items():
-        round_number = table_lines[0].round
-        series_score: dict[int, int] = {}  # player -> series score at this table
-        for line in table_lines:
-            if line.round != round_number:
-                raise ValueError(f"{source}: table {table} is in two rounds")
-            series_score[line.player] = series_score.get(line.player, 0) + line.score
-        if table in split:
-            parts = _parts(table_lines, table, source)
-        elif len(series_score) == len(table_lines):
-            parts = [table_lines]
-        else:
-            raise ValueError(f"{source}: a player has two lines in one part of table {table}")
+        round_number, series_score, parts = _series_at(table, table_lines, table in split, source)
         all_parts += parts
 
         # One table per player per round is what makes "tables won" the same as "rounds
@@ -456,22 +492,7 @@ def _tally(
         for player, total in series_score.items():
             if total == top:
                 table_wins[player] += 1
-
-        # Buchholz: the final score of everyone met at this table, i.e. in this round.
-        if len(parts) == 1:
-            # The usual case, and always so from the database: each player met all the
-            # others at the table; O(seats), not O(seats²).
-            table_score = sum(score[player] for player in series_score)
-            for player in series_score:
-                opponents_score[player] += table_score - score[player]
-        else:
-            met: dict[int, set[int]] = {}
-            for part_lines in parts:
-                members = [line.player for line in part_lines]
-                for player in members:
-                    met.setdefault(player, set()).update(members)
-            for player, together in met.items():
-                opponents_score[player] += sum(score[o] for o in together) - score[player]
+        _add_opponents_score(opponents_score, score, series_score, parts)
 
     columns = {
         "score": score,
