@@ -16,12 +16,14 @@ import re
 from typing import Any
 
 from django import forms
+from django.contrib.auth import get_user_model
 
 from scoring.rules import DEFAULT_PRESET, OPTIONS, PRESET_NAMES, resolve_rules
 from scoring.standings import METRICS
 
 from .models import StaffMember, Tournament
 from .rules_panel import RulesPreview, rules_preview
+from .services.validation import max_length_of
 from .web import PageForm
 
 NONE_WORDS = {"none", "null", "no limit", "-"}
@@ -224,7 +226,9 @@ class TournamentForm(PageForm):
 
 
 class StaffForm(PageForm):
-    username = forms.CharField(label="Username", max_length=150)
+    username = forms.CharField(
+        label="Username", max_length=max_length_of(get_user_model(), "username")
+    )
     role = forms.ChoiceField(label="Role", choices=StaffMember.Role.choices)
 
 

@@ -30,6 +30,7 @@ from tournaments.api.common import TournamentScoped, errors, valid
 from ..models import Game, Penalty, RackEntry, Result
 from ..selectors import games_shown, results_shown, visible_game, visible_penalty, with_result_flag
 from ..services import results as services
+from ..services.results import MAX_RACK_TEXT
 
 # --- serializers ----------------------------------------------------------------------------
 
@@ -69,7 +70,7 @@ class RackInSerializer(serializers.Serializer):
         allow_null=True,
         allow_blank=True,
         trim_whitespace=False,
-        max_length=1000,
+        max_length=MAX_RACK_TEXT,
         help_text='The rack in tile notation (RULES.md §1), e.g. `R4 B10 J`; `""` is an '
         "empty rack. Either `tiles` or `points`.",
     )

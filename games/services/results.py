@@ -4,6 +4,13 @@ A result submission is validated and scored by the pure engine (`scoring.game`) 
 as a new version; nothing is ever edited in place. `based_on` names the version the entry
 replaces, so two scorekeepers who both corrected version 1 cannot silently overwrite each
 other: the second gets a `ResultConflict` naming the current version.
+
+Every write takes the tournament's row lock first, then the game's (`locks.lock_game`),
+and asks `require(by, tournament, "score")` before anything else.
+
+Not checked here: whether the racks can have happened and what they score — that is the
+engine's (`scoring.game`), in its own words; only the request's shape (types, known
+fields, players seated at this table) is read here.
 """
 
 from __future__ import annotations
@@ -49,6 +56,8 @@ def latest_version(game: Game) -> int:
 
 
 RACK_FIELDS = {"player", "tiles", "points", "tile_count", "jokers", "no_meld"}
+# The longest rack text read: what RackEntry.tiles stores (canonical text is never longer).
+MAX_RACK_TEXT = max_length_of(RackEntry, "tiles")
 
 
 def _number_or_none(path: tuple[str | int, ...], value: object) -> int | None:
@@ -81,6 +90,8 @@ def _rack_in(index: int, rack: object, seated: Mapping[int, Player]) -> RackIn:
     parsed = None
     if tiles is not None and not isinstance(tiles, str):
         errors.append(RuleError(at("tiles"), "must be text like 'R5 K13 J'."))
+    elif tiles is not None and len(tiles) > MAX_RACK_TEXT:
+        errors.append(RuleError(at("tiles"), f"is longer than {MAX_RACK_TEXT} characters."))
     elif tiles is not None:
         parsed = collect(errors, parse_tiles, tiles, field=at("tiles"))
     totals = {

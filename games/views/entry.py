@@ -24,16 +24,18 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring.errors import RuleError
 from scoring.tiles import check_availability, joker_count, parse_tiles, rack_face_value
 from tournaments.models import Tournament
-from tournaments.services.validation import max_length_of
 from tournaments.web import add_rule_errors, tournament_context, tournament_page
 
 from ..forms import GameEntry, PenaltyForm
-from ..models import Game, Penalty, RackEntry, Result, Table
+from ..models import Game, Penalty, Result, Table
 from ..selectors import table_series
-from ..services.results import ResultConflict, penalty_record, penalty_void, result_submit
-
-# The rack text a page may send for a value preview: the length of RackEntry.tiles.
-MAX_RACK_TEXT = max_length_of(RackEntry, "tiles")
+from ..services.results import (
+    MAX_RACK_TEXT,
+    ResultConflict,
+    penalty_record,
+    penalty_void,
+    result_submit,
+)
 
 
 def _table(tournament: Tournament, round_number: int, table_number: int) -> Table:

@@ -1,17 +1,21 @@
 """The score after sanctions has one definition for the pages and exports
-(`games.selectors.racks_scored`) and one in the standings SQL; they must agree, game by
-game and in total, with voided sanctions, corrections and unconfirmed versions around."""
+(`games.selectors.racks_scored`), one in the standings SQL and the engine's reference
+(`scoring.game.GameIn.sanctions`); they must agree, game by game and in total, with voided
+sanctions, corrections and unconfirmed versions around."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
 import pytest
+from django.db.models import Prefetch
 
-from games.models import Game
+from games.models import Game, Result
 from games.selectors import racks_scored
 from games.services.results import penalty_record, penalty_void, result_submit
 from games.services.standings import standings_recompute
+from scoring.game import GameIn, RackIn, score_game
+from scoring.tiles import parse_tiles
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, rummikub_racks, seated
 
@@ -61,3 +65,36 @@ def test_pages_and_standings_take_off_the_same_sanctions(played):
     assert {p: rows[p]["best_game"] for p in best} == best
     # The sanctions really are in there: 10 off one player in game 1, 11 off another.
     assert sorted(r.sanction for r in racks if r.sanction) == [10, 11]
+
+
+def test_the_engine_scores_each_stored_game_after_sanctions_the_same_way(played):
+    """The engine's own sanction path (`GameIn.sanctions`) is the reference: each
+    confirmed game, scored again from its stored racks with its sanctions, gives every
+    player the score after sanctions the pages show."""
+    rules = played.rule_set
+    confirmed = Result.objects.filter(
+        game__table__round__tournament=played, status=Result.Status.CONFIRMED
+    ).prefetch_related(Prefetch("racks", queryset=racks_scored()))
+    checked = 0
+    for result in confirmed:
+        racks = list(result.racks.all())
+        game_in = GameIn(
+            end=result.end,
+            racks=tuple(
+                RackIn(
+                    player=rack.player_id,
+                    tiles=None if rack.tiles is None else parse_tiles(rack.tiles),
+                    points=rack.points if rack.tiles is None else None,
+                    tile_count=rack.tile_count if rack.tiles is None else None,
+                    jokers=rack.jokers if rack.tiles is None else 0,
+                    no_meld=rack.no_meld,
+                )
+                for rack in racks
+            ),
+            winner=next(rack.player_id for rack in racks if rack.winner),
+            sanctions={rack.player_id: rack.sanction for rack in racks if rack.sanction},
+        )
+        scored = {out.player: out.score for out in score_game(game_in, rules).racks}
+        assert scored == {rack.player_id: rack.net_score for rack in racks}
+        checked += 1
+    assert checked == 5

@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from ..models import Player
 from ..services import players as services
+from ..services.validation import max_length_of
 from .common import TournamentScoped, errors, valid
 
 # --- players --------------------------------------------------------------------------------
@@ -32,7 +33,7 @@ class PlayerOut(serializers.Serializer):
 
 
 class PlayerIn(serializers.Serializer):
-    name = serializers.CharField(help_text="Up to 100 characters.")
+    name = serializers.CharField(help_text=f"Up to {max_length_of(Player, 'name')} characters.")
     club = serializers.CharField(required=False, allow_blank=True, allow_null=True)
     rating = serializers.IntegerField(
         required=False, allow_null=True, help_text="0 to 10000, or null."

@@ -24,6 +24,7 @@ from scoring.standings import METRICS
 from ..models import StaffMember, Tournament
 from ..selectors import tournaments_visible_to
 from ..services import tournaments as services
+from ..services.validation import max_length_of
 from .common import RawJSONField, TournamentScoped, errors, valid
 
 # --- schema pieces ------------------------------------------------------------------------
@@ -102,7 +103,9 @@ class TournamentOut(serializers.Serializer):
 
 
 class TournamentIn(serializers.Serializer):
-    name = serializers.CharField(help_text="Required; up to 120 characters.")
+    name = serializers.CharField(
+        help_text=f"Required; up to {max_length_of(Tournament, 'name')} characters."
+    )
     slug = serializers.CharField(
         required=False,
         allow_blank=True,
