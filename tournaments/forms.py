@@ -18,7 +18,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 
-from scoring.rules import DEFAULT_PRESET, OPTIONS, PRESET_NAMES, resolve_rules
+from scoring.rules import DEFAULT_PRESET, OPTIONS, PRESET_NAMES, overrides_of
 from scoring.standings import METRICS
 
 from .models import StaffMember, Tournament
@@ -78,18 +78,11 @@ def _parse_override(name: str, text: str) -> Any:
         return text
 
 
-def overrides_of(rules: dict[str, Any]) -> dict[str, Any]:
-    """The options of stored rules that differ from their preset, as form initial data."""
-    preset = resolve_rules(rules["preset"]).as_dict()
-    initial: dict[str, Any] = {}
-    for name, value in rules.items():
-        if name == "preset" or preset.get(name) == value:
-            continue
-        if OPTIONS[name].kind == "bool":
-            initial[name] = "true" if value else "false"
-        else:
-            initial[name] = "none" if value is None else value
-    return initial
+def _as_typed(name: str, value: Any) -> Any:
+    """An option's value as its override field shows it ("true"/"false", "none")."""
+    if OPTIONS[name].kind == "bool":
+        return "true" if value else "false"
+    return "none" if value is None else value
 
 
 def _optional_int(label: str, help_text: str = "") -> forms.IntegerField:
@@ -221,7 +214,10 @@ class TournamentForm(PageForm):
             "target_score": tournament.target_score,
             "results_need_confirmation": tournament.results_need_confirmation,
             "public": tournament.public,
-            **overrides_of(tournament.rules),
+            **{
+                name: _as_typed(name, value)
+                for name, value in overrides_of(tournament.rules).items()
+            },
         }
 
 
