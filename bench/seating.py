@@ -22,8 +22,8 @@ from __future__ import annotations
 import random
 import time
 
-from tournaments import seating_plan
-from tournaments.seating import plan_rounds, seat_random, seat_swiss
+from scoring.seating import designs as seating_plan
+from scoring.seating import plan_rounds, seat_random, seat_swiss
 
 GOLFERS = [(16, 5), (20, 5), (24, 7), (28, 9), (32, 9), (32, 10), (64, 21), (200, 10), (200, 40)]
 RANDOM_ROUNDS = {16: 5, 20: 5, 24: 7, 28: 9, 32: 10, 64: 21, 200: 15}

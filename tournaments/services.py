@@ -21,11 +21,11 @@ from django.utils.text import slugify
 
 from scoring.errors import RuleError, raise_all
 from scoring.rules import DEFAULT_PRESET, PRESET_RANKING, PRESET_TABLE_SIZE, resolve_rules
+from scoring.seating import plan_rounds, seat_random, seat_swiss, table_rank_spreads
+from scoring.seating import quality as seating_quality_figures
 from scoring.standings import validate_ranking
 
 from .models import Player, Round, SeatingPlan, StaffMember, Tournament
-from .seating import plan_rounds, seat_random, seat_swiss, table_rank_spreads
-from .seating import quality as seating_quality_figures
 
 MAX_NAME = 100
 # A club's player list is a few KB; a megabyte is surely a wrong file.
@@ -519,7 +519,7 @@ def round_open(
     """Open the next round: seat every active player and create the tables' games.
 
     `manual` takes `tables` (player ids per table, seat order); `random`, `swiss` and
-    `plan` seat the round with `tournaments.seating`, reproducibly from `seed` (drawn when
+    `plan` seat the round with `scoring.seating`, reproducibly from `seed` (drawn when
     not given and stored with the round). The seating's quality is stored with it.
     """
     from games.models import Game, Seat, Table

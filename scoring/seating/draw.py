@@ -42,7 +42,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from scoring.errors import RuleError
-from tournaments import seating_plan
+from scoring.seating import designs as seating_plan
 
 Table = tuple[int, ...]
 History = Sequence[Sequence[Sequence[int]]]

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournaments import seating_plan
-from tournaments.seating import Seating, SeatingError, plan_rounds, replan, table_sizes
+from scoring.seating import Seating, SeatingError, plan_rounds, replan, table_sizes
+from scoring.seating import designs as seating_plan
 
 FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournaments.seating import (
+from scoring.seating import (
     Seating,
     SeatingError,
     quality,
