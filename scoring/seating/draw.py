@@ -1,36 +1,16 @@
-"""Seating: who sits at which table, in which seat, round by round.
+"""The draw: one round at a time, at random or by the standings, and its figures.
 
-Pure Python — no Django, no ORM. Dataclasses and plain lists in, dataclasses out; the
-services store the result (``Round.method``, ``Round.quality``, ``Table``, ``Seat``).
+Pure Python — no Django, no ORM (terms: see ``scoring.seating``).
 
-Terms (RULES.md §7):
-
-* **player** — an integer id (the services pass ``Player.pk``).
-* **seat** — a place at a table. Seats are numbered from 1; a table is written as the
-  tuple of its players in seat order, seat 1 first.
-* **table** — the 2 to 4 players who play a series of games together in one round.
-  ``table_sizes`` decides how many tables there are and how big each is.
-* **round** — every active player seated at exactly one table: a list of tables, table
-  1 first. A round's *seating* is that list.
-* **history** — the seatings of the earlier rounds, oldest first. Players in the history
-  who are no longer seated (withdrawn) are ignored; players missing from it (late
-  entries) simply have met nobody.
-* **meeting** — two players at the same table in the same round.
-* **repeat** — a meeting of two players who already met in an earlier round. A pair that
-  met in the round just before counts as a *recent* repeat, which we avoid first.
-* **starter** — the player in seat 1, who starts the table's first game; the start then
-  rotates seat by seat, so seat 2 starts the second game, and so on. Seat 1 goes to the
-  player who has started least often so far.
-
-Methods:
-
+* ``table_sizes`` — how many tables and how big;
 * ``seat_random`` — fewest repeats given the history, then balanced starters;
-  reproducible from its ``seed``.
+  reproducible from its ``seed`` (the engine is ``search.optimise_round``);
 * ``seat_swiss`` — tables filled from the top of the standings; repeats avoided by the
-  smallest moves in the ranking.
-* ``plan_rounds`` / ``replan`` — the whole schedule (or the rest of it) at once, aiming
-  for no repeat at all; known designs where they exist (see ``seating_plan``).
-* ``quality`` — the figures stored with a round.
+  smallest moves in the ranking;
+* ``quality`` / ``table_rank_spreads`` — the figures stored with a round.
+
+``Record`` (what the history says), ``check_players`` and ``seat_order`` are shared with
+``scoring.seating.plan``.
 """
 
 from __future__ import annotations
@@ -42,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from scoring.errors import RuleError
-from scoring.seating import designs as seating_plan
+from scoring.seating import search
 
 Table = tuple[int, ...]
 History = Sequence[Sequence[Sequence[int]]]
@@ -108,7 +88,7 @@ def table_sizes(n_players: int, table_size: int = 4) -> list[int]:
 
 
 @dataclass
-class _Record:
+class Record:
     """What the history says about the players: meetings, recency and seats."""
 
     meetings: dict[tuple[int, int], int]
@@ -116,7 +96,7 @@ class _Record:
     seats: dict[int, list[int]]  # player → times in seat 1, 2, 3, 4
 
     @classmethod
-    def of(cls, history: History) -> _Record:
+    def of(cls, history: History) -> Record:
         meetings: dict[tuple[int, int], int] = defaultdict(int)
         recent: set[tuple[int, int]] = set()
         seats: dict[int, list[int]] = defaultdict(lambda: [0] * MAX_TABLE_SIZE)
@@ -148,7 +128,7 @@ class _Record:
                 self.recent.add((a, b))
 
 
-def _check_players(players: Iterable[int], name: str = "players") -> list[int]:
+def check_players(players: Iterable[int], name: str = "players") -> list[int]:
     ids = list(players)
     if len(set(ids)) != len(ids):
         raise SeatingError(name, "a player is listed twice")
@@ -157,8 +137,8 @@ def _check_players(players: Iterable[int], name: str = "players") -> list[int]:
     return ids
 
 
-def _seat_order(
-    group: Iterable[int], record: _Record, rng: random.Random, starter: int | None = None
+def seat_order(
+    group: Iterable[int], record: Record, rng: random.Random, starter: int | None = None
 ) -> Table:
     """Seat a table: seat k goes to whoever has sat in seats 1..k least often.
 
@@ -200,7 +180,7 @@ def quality(
       table, worst rank minus best rank (ranks 1-based) — and ``rank_spread_total``.
     """
     tables = seating.tables if isinstance(seating, Seating) else seating
-    record = _Record.of(history)
+    record = Record.of(history)
     seated = [p for table in tables for p in table]
     if len(set(seated)) != len(seated):
         raise SeatingError("seating", "a player is seated twice")
@@ -238,13 +218,13 @@ def table_rank_spreads(tables: Sequence[Sequence[int]], ranked_players: Sequence
 # --------------------------------------------------------------------------- random
 
 
-def _pair_costs(ids: Sequence[int], record: _Record, n_tables: int) -> tuple[list[list[int]], int]:
+def _pair_costs(ids: Sequence[int], record: Record, n_tables: int) -> tuple[list[list[int]], int]:
     """Pair cost matrix for one round and the weight of the starter term.
 
     Costs are lexicographic, packed into one integer: first the number of repeat pairs,
     then — among seatings with as few repeats — how often and how recently those pairs
     met (a pair from the round just before weighs 2 more, each earlier extra meeting 1
-    more), then the starter term (see ``seating_plan.optimise_round``).
+    more), then the starter term (see ``search.optimise_round``).
     """
     n = len(ids)
     max_starts = max((record.starts(p) for p in ids), default=0)
@@ -272,21 +252,21 @@ def seat_random(
     Deterministic in (set of players, history, table size, seed): the players are sorted
     first, so their order does not matter. Different seeds give different seatings.
     """
-    ids = sorted(_check_players(players))
+    ids = sorted(check_players(players))
     sizes = table_sizes(len(ids), table_size)
-    record = _Record.of(history)
+    record = Record.of(history)
     rng = random.Random(seed)
     cost, start_weight = _pair_costs(ids, record, len(sizes))
     starts = [record.starts(p) for p in ids]
-    groups = seating_plan.optimise_round(
-        sizes, cost, starts, start_weight, rng, max_steps=_round_budget(len(ids))
+    groups = search.optimise_round(
+        sizes, cost, starts, start_weight, rng, max_steps=round_budget(len(ids))
     )
     groups.sort(key=len, reverse=True)
-    tables = [_seat_order((ids[i] for i in g), record, rng) for g in groups]
+    tables = [seat_order((ids[i] for i in g), record, rng) for g in groups]
     return Seating(tables, seed, "random", quality(tables, history))
 
 
-def _round_budget(n: int) -> int:
+def round_budget(n: int) -> int:
     # Swap evaluations for one round: plenty for 16 players, about 0.5 s at 200.
     return 40_000 + 1_500 * n
 
@@ -306,17 +286,17 @@ def seat_swiss(
     swaps players between nearby tables to clear repeats the top-down pass had to leave
     at the bottom. ``seed`` only breaks ties in the seat order.
     """
-    ids = _check_players(ranked_players, "ranked_players")
+    ids = check_players(ranked_players, "ranked_players")
     sizes = table_sizes(len(ids), table_size)
-    record = _Record.of(history)
+    record = Record.of(history)
     rng = random.Random(seed)
     groups = _swiss_groups(ids, sizes, record)
-    tables = [_seat_order(g, record, rng) for g in groups]
+    tables = [seat_order(g, record, rng) for g in groups]
     spreads = table_rank_spreads(tables, ids)
     return Seating(tables, seed, "swiss", quality(tables, history, ids), spreads)
 
 
-def _swiss_groups(ids: Sequence[int], sizes: Sequence[int], record: _Record) -> list[list[int]]:
+def _swiss_groups(ids: Sequence[int], sizes: Sequence[int], record: Record) -> list[list[int]]:
     n = len(ids)
     # Player i (0-based rank) has natural table natural[i]; table t spans ranks lo..hi.
     bounds, start = [], 0
@@ -395,148 +375,3 @@ def _swiss_repair(groups: list[list[int]], met: dict[int, dict[int, int]], displ
                     changed = True
         if not changed:
             break
-
-
-# --------------------------------------------------------------------------- plan
-
-
-def plan_rounds(
-    players: Iterable[int],
-    rounds: int,
-    table_size: int = 4,
-    seed: int = 0,
-    history: History = (),
-) -> list[Seating]:
-    """Seat ``rounds`` rounds at once with as few repeats as possible (ideally none).
-
-    Where a known design fits the player count (``seating_plan.design_rounds``) the
-    schedule comes from it — relabelled and reordered by the seed, and when there is a
-    history, the relabelling that clashes least with it. Rounds beyond what the design
-    gives, or player counts without one, are seated round by round with the random
-    method's engine, and then the whole schedule is improved by tabu search. Seat order
-    balances starters over the history and the planned rounds together.
-    """
-    ids = sorted(_check_players(players))
-    if rounds < 0:
-        raise SeatingError("rounds", "cannot be negative")
-    sizes = table_sizes(len(ids), table_size)
-    n = len(ids)
-    rng = random.Random(seed)
-    record = _Record.of(history)
-    index = {p: i for i, p in enumerate(ids)}
-    base = [[0] * n for _ in range(n)]
-    for (a, b), m in record.meetings.items():
-        if a in index and b in index:
-            base[index[a]][index[b]] = base[index[b]][index[a]] = m
-
-    schedule = _from_design(n, rounds, table_size, base, rng)
-    meetings = [row[:] for row in base]
-    for groups in schedule:
-        _count(meetings, groups)
-    while len(schedule) < rounds:
-        zeros = [0] * n
-        groups = seating_plan.optimise_round(
-            sizes, meetings, zeros, 0, rng, max_steps=_round_budget(n)
-        )
-        _count(meetings, groups)
-        schedule.append(groups)
-    schedule = seating_plan.optimise_schedule(
-        schedule, meetings, 0, rng, max_steps=_plan_budget(n, rounds)
-    )
-
-    result: list[Seating] = []
-    past = [list(r) for r in history]
-    schedule = [sorted(groups, key=len, reverse=True) for groups in schedule]
-    starters = seating_plan.balance_starters(schedule, [record.starts(p) for p in ids])
-    for groups, chosen in zip(schedule, starters, strict=True):
-        tables = [
-            _seat_order((ids[i] for i in g), record, rng, ids[s])
-            for g, s in zip(groups, chosen, strict=True)
-        ]
-        result.append(Seating(tables, seed, "plan", quality(tables, past)))
-        record.add_round(tables)
-        past.append(tables)
-    return result
-
-
-def replan(
-    players_remaining: Iterable[int],
-    done_rounds_history: History,
-    rounds_left: int,
-    table_size: int = 4,
-    seed: int = 0,
-) -> list[Seating]:
-    """Plan the rest after withdrawals or late entries: the rounds played are history."""
-    return plan_rounds(players_remaining, rounds_left, table_size, seed, done_rounds_history)
-
-
-def _plan_budget(n: int, rounds: int) -> int:
-    # Tabu steps: each costs about n table members; keeps a 200-player plan to seconds.
-    return max(20_000, 4_000_000 // max(n, 1))
-
-
-def _count(meetings: list[list[int]], groups: Iterable[Sequence[int]]) -> None:
-    for g in groups:
-        for a, b in itertools.combinations(g, 2):
-            meetings[a][b] += 1
-            meetings[b][a] += 1
-
-
-def _from_design(
-    n: int, rounds: int, table_size: int, base: list[list[int]], rng: random.Random
-) -> list[list[list[int]]]:
-    """The first ``rounds`` rounds of a known design on n points, relabelled by the seed.
-
-    With a history, the labelling is improved by swapping labels while that lowers the
-    clash with the history (meetings the design would repeat), and the rounds that clash
-    least are used.
-    """
-    design = seating_plan.design_rounds(n, table_size)
-    if not design or rounds == 0:
-        return []
-    label = list(range(n))
-    rng.shuffle(label)
-    order = list(range(len(design)))
-    rng.shuffle(order)
-    design = [design[r] for r in order]
-    if any(any(row) for row in base):
-        _fit_labels(design, label, base, rng)
-        clash = [
-            sum(base[label[a]][label[b]] for g in groups for a, b in _pairs(g)) for groups in design
-        ]
-        design = [design[r] for r in sorted(range(len(design)), key=lambda r: clash[r])]
-    return [[[label[p] for p in g] for g in groups] for groups in design[:rounds]]
-
-
-def _fit_labels(
-    design: list[list[list[int]]], label: list[int], base: list[list[int]], rng: random.Random
-) -> None:
-    """Hill-climb on label swaps to lower Σ base[label[a]][label[b]] over design pairs."""
-    n = len(label)
-    mates: list[list[int]] = [[] for _ in range(n)]  # design tablemates of each point
-    for groups in design:
-        for g in groups:
-            for p in g:
-                mates[p].extend(x for x in g if x != p)
-
-    def delta(u: int, v: int) -> int:
-        lu, lv = label[u], label[v]
-        d = 0
-        for x in mates[u]:
-            if x != v:
-                lx = label[x]
-                d += base[lv][lx] - base[lu][lx]
-        for x in mates[v]:
-            if x != u:
-                lx = label[x]
-                d += base[lu][lx] - base[lv][lx]
-        return d
-
-    for _ in range(40 * n):
-        u, v = rng.randrange(n), rng.randrange(n)
-        if u != v and delta(u, v) < 0:
-            label[u], label[v] = label[v], label[u]
-
-
-def _pairs(group: Sequence[int]) -> Iterable[tuple[int, int]]:
-    return itertools.combinations(group, 2)

@@ -9,8 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.seating import Seating, SeatingError, plan_rounds, replan, table_sizes
-from scoring.seating import designs as seating_plan
+from scoring.seating import Seating, SeatingError, designs, plan_rounds, replan, table_sizes
 
 FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -57,7 +56,7 @@ def assert_rounds_valid(schedule: list[Seating], players, table_size: int) -> No
     ],
 )
 def test_design_has_no_repeat(n: int, table_size: int, rounds: int) -> None:
-    design = seating_plan.design_rounds(n, table_size)
+    design = designs.design_rounds(n, table_size)
     assert len(design) == rounds
     met = set()
     for groups in design:
@@ -71,7 +70,7 @@ def test_design_has_no_repeat(n: int, table_size: int, rounds: int) -> None:
 
 @pytest.mark.parametrize("q", [2, 3, 4, 5, 7, 8, 9, 16, 25, 27, 32, 49])
 def test_finite_field_axioms(q: int) -> None:
-    add, mul = seating_plan.finite_field(q)
+    add, mul = designs.finite_field(q)
     for a in range(q):
         assert add[a][0] == a and mul[a][1] == a
         if a:
@@ -96,7 +95,7 @@ def test_plan_reaches_the_social_golfer_counts(n: int, rounds: int) -> None:
 
 
 def test_binary_line_spread_gives_nine_rounds_for_thirty_two() -> None:
-    rounds = seating_plan.binary_spread_rounds(5)
+    rounds = designs.binary_spread_rounds(5)
     assert len(rounds) == 9
     pairs = [
         tuple(sorted(pair)) for r in rounds for g in r for pair in itertools.combinations(g, 2)
@@ -105,7 +104,7 @@ def test_binary_line_spread_gives_nine_rounds_for_thirty_two() -> None:
 
 
 def test_plan_reaches_ten_rounds_for_thirty_two() -> None:
-    assert len(seating_plan.published_rounds(32, 4)) == 10
+    assert len(designs.published_rounds(32, 4)) == 10
     schedule = plan_rounds(range(32), 10, 4, seed=1)
     assert_rounds_valid(schedule, list(range(32)), 4)
     assert repeats(schedule) == 0
