@@ -61,7 +61,7 @@ from scoring.seating.draw import (
     table_rank_spreads,
     table_sizes,
 )
-from scoring.seating.plan import plan_rounds, replan
+from scoring.seating.plan import plan_rounds
 
 __all__ = [
     "MAX_TABLE_SIZE",
@@ -74,7 +74,6 @@ __all__ = [
     "design_rounds",
     "plan_rounds",
     "quality",
-    "replan",
     "seat_random",
     "seat_swiss",
     "table_rank_spreads",

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from scoring.errors import RuleError
 from scoring.seating import search
+from scoring.seating.groups import exchange, positions
 
 Table = tuple[int, ...]
 History = Sequence[Sequence[Sequence[int]]]
@@ -352,6 +353,7 @@ def _swiss_repair(groups: list[list[int]], met: dict[int, dict[int, int]], displ
         pc = sum(met[a].get(b, 0) for a, b in itertools.combinations(group, 2) if a in met)
         return pc, sum(displacement(i, t) for i in group)
 
+    where = positions(groups, sum(map(len, groups)))
     for _ in range(3):
         changed = False
         for t, group in enumerate(groups):
@@ -370,8 +372,7 @@ def _swiss_repair(groups: list[list[int]], met: dict[int, dict[int, int]], displ
                     if (c[0], c[1]) < best[:2]:
                         best = (c[0], c[1], x, y)
                 if best[2] >= 0:
-                    x, y = best[2], best[3]
-                    group[x], other[y] = other[y], group[x]
+                    exchange(groups, where, group[best[2]], other[best[3]])
                     changed = True
         if not changed:
             break

@@ -25,6 +25,7 @@ from scoring.seating.draw import (
     seat_order,
     table_sizes,
 )
+from scoring.seating.groups import count_meetings
 from scoring.seating.starters import balance_starters
 
 # --------------------------------------------------------------------------- plan
@@ -62,15 +63,13 @@ def plan_rounds(
     schedule = _from_design(n, rounds, table_size, base, rng)
     meetings = [row[:] for row in base]
     for groups in schedule:
-        _count(meetings, groups)
+        count_meetings(meetings, groups)
     while len(schedule) < rounds:
         zeros = [0] * n
         groups = search.optimise_round(sizes, meetings, zeros, 0, rng, max_steps=round_budget(n))
-        _count(meetings, groups)
+        count_meetings(meetings, groups)
         schedule.append(groups)
-    schedule = search.optimise_schedule(
-        schedule, meetings, 0, rng, max_steps=_plan_budget(n, rounds)
-    )
+    schedule = search.optimise_schedule(schedule, meetings, 0, rng, max_steps=_plan_budget(n))
 
     result: list[Seating] = []
     past = [list(r) for r in history]
@@ -87,27 +86,9 @@ def plan_rounds(
     return result
 
 
-def replan(
-    players_remaining: Iterable[int],
-    done_rounds_history: History,
-    rounds_left: int,
-    table_size: int = 4,
-    seed: int = 0,
-) -> list[Seating]:
-    """Plan the rest after withdrawals or late entries: the rounds played are history."""
-    return plan_rounds(players_remaining, rounds_left, table_size, seed, done_rounds_history)
-
-
-def _plan_budget(n: int, rounds: int) -> int:
+def _plan_budget(n: int) -> int:
     # Tabu steps: each costs about n table members; keeps a 200-player plan to seconds.
     return max(20_000, 4_000_000 // max(n, 1))
-
-
-def _count(meetings: list[list[int]], groups: Iterable[Sequence[int]]) -> None:
-    for g in groups:
-        for a, b in itertools.combinations(g, 2):
-            meetings[a][b] += 1
-            meetings[b][a] += 1
 
 
 def _from_design(

@@ -14,17 +14,12 @@ any machine.
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Sequence
 
-from scoring.seating.groups import Round
+from scoring.seating.groups import Round, count_meetings, exchange, positions, swap_meetings
 
 # --------------------------------------------------------------------------- one round
-
-
-def _table_cost(group: Sequence[int], cost: Sequence[Sequence[int]]) -> int:
-    return sum(cost[a][b] for a, b in itertools.combinations(group, 2))
 
 
 def optimise_round(
@@ -76,10 +71,7 @@ def _improve_round(
     max_steps: int,
 ) -> Round:
     n = len(cost)
-    where = [0] * n
-    for t, g in enumerate(groups):
-        for p in g:
-            where[p] = t
+    where = positions(groups, n)
     contrib = [0] * n  # each point's pair cost with its tablemates
     for g in groups:
         for p in g:
@@ -113,18 +105,15 @@ def _improve_round(
         return best_delta, best_b
 
     def swap(a: int, b: int) -> None:
-        ta, tb = where[a], where[b]
-        for x in groups[ta]:
+        for x in groups[where[a]]:
             if x != a:
                 contrib[x] += cost[x][b] - cost[x][a]
-        for y in groups[tb]:
+        for y in groups[where[b]]:
             if y != b:
                 contrib[y] += cost[y][a] - cost[y][b]
-        groups[ta][groups[ta].index(a)] = b
-        groups[tb][groups[tb].index(b)] = a
-        where[a], where[b] = tb, ta
-        contrib[a] = sum(cost[a][y] for y in groups[tb] if y != a)
-        contrib[b] = sum(cost[b][x] for x in groups[ta] if x != b)
+        exchange(groups, where, a, b)
+        contrib[a] = sum(cost[a][y] for y in groups[where[a]] if y != a)
+        contrib[b] = sum(cost[b][x] for x in groups[where[b]] if x != b)
 
     def candidates() -> list[int]:
         out = [p for p in range(n) if contrib[p]]
@@ -200,11 +189,7 @@ def optimise_schedule(
     pairs = n * (n - 1) // 2
     q, extra = divmod(sum(map(sum, meetings)) // 2, pairs)
     floor = (pairs - extra) * (q * (q - 1) // 2) + extra * (q * (q + 1) // 2)
-    where = [[0] * n for _ in rounds]
-    for r, groups in enumerate(rounds):
-        for t, g in enumerate(groups):
-            for p in g:
-                where[r][p] = t
+    where = [positions(groups, n) for groups in rounds]
     cost = schedule_cost(meetings)
     best_cost, best = cost, [[list(g) for g in groups] for groups in rounds]
     tabu = [[0] * n for _ in rounds]
@@ -259,22 +244,7 @@ def optimise_schedule(
         if best_b < 0 or best_delta is None:
             continue
         b = best_b
-        gb = groups[wr[b]]
-        for x in rest_a:
-            meetings[a][x] -= 1
-            meetings[x][a] -= 1
-            meetings[b][x] += 1
-            meetings[x][b] += 1
-        for y in gb:
-            if y != b:
-                meetings[b][y] -= 1
-                meetings[y][b] -= 1
-                meetings[a][y] += 1
-                meetings[y][a] += 1
-        ga[ga.index(a)] = b
-        gb[gb.index(b)] = a
-        wr[a], wr[b] = wr[b], wr[a]
-        cost += best_delta
+        cost += swap_meetings(groups, wr, meetings, a, b)
         tabu[r][a] = step + 4 + rng.randrange(8)
         tabu[r][b] = step + 4 + rng.randrange(8)
         if cost < best_cost:
@@ -289,50 +259,18 @@ def optimise_schedule(
                 for _ in range(n // 4 + 1):
                     a, b = rng.randrange(n), rng.randrange(n)
                     if where[r][a] != where[r][b]:
-                        cost += _apply_swap(rounds[r], where[r], meetings, a, b)
+                        cost += swap_meetings(rounds[r], where[r], meetings, a, b)
     # Leave meetings consistent with the returned schedule.
     if best_cost != cost:
         _recount(meetings, rounds, best)
     return best
 
 
-def _apply_swap(groups: Round, wr: list[int], meetings: list[list[int]], a: int, b: int) -> int:
-    """Swap a and b (different tables) in one round; returns the change in schedule cost."""
-    ga, gb = groups[wr[a]], groups[wr[b]]
-    delta = 0
-    for x in ga:
-        if x != a:
-            meetings[a][x] -= 1
-            meetings[x][a] -= 1
-            delta -= meetings[a][x]
-            delta += meetings[b][x]
-            meetings[b][x] += 1
-            meetings[x][b] += 1
-    for y in gb:
-        if y != b:
-            meetings[b][y] -= 1
-            meetings[y][b] -= 1
-            delta -= meetings[b][y]
-            delta += meetings[a][y]
-            meetings[a][y] += 1
-            meetings[y][a] += 1
-    ga[ga.index(a)] = b
-    gb[gb.index(b)] = a
-    wr[a], wr[b] = wr[b], wr[a]
-    return delta
-
-
 def _recount(meetings: list[list[int]], old: list[Round], new: list[Round]) -> None:
     for groups in old:
-        for g in groups:
-            for a, b in itertools.combinations(g, 2):
-                meetings[a][b] -= 1
-                meetings[b][a] -= 1
+        count_meetings(meetings, groups, -1)
     for groups in new:
-        for g in groups:
-            for a, b in itertools.combinations(g, 2):
-                meetings[a][b] += 1
-                meetings[b][a] += 1
+        count_meetings(meetings, groups)
 
 
 def fit_labels(

@@ -1,4 +1,4 @@
-"""Planned schedules: known designs (social golfer counts), plan_rounds and replan."""
+"""Planned schedules: known designs (social golfer counts) and plan_rounds."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.seating import Seating, SeatingError, designs, plan_rounds, replan, table_sizes
+from scoring.seating import Seating, SeatingError, designs, plan_rounds, table_sizes
 
 FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -164,24 +164,24 @@ def test_plan_refuses_bad_input() -> None:
     assert plan_rounds(range(8), 0) == []
 
 
-# --------------------------------------------------------------------------- replan
+# --------------------------------------------------------------------------- re-planning
 
 
-def test_replan_after_a_withdrawal_keeps_clear_of_the_rounds_played() -> None:
+def test_plan_after_a_withdrawal_keeps_clear_of_the_rounds_played() -> None:
     players = list(range(1, 17))
     played = [s.tables for s in plan_rounds(players, 5, 4, seed=3)[:2]]
     remaining = [p for p in players if p != 16]
-    rest = replan(remaining, played, 3, 4, seed=5)
+    rest = plan_rounds(remaining, 3, 4, seed=5, history=played)
     assert_rounds_valid(rest, remaining, 4)
     assert repeats(rest, played) == 0
     assert rest[0].quality["repeat_pairs"] == 0
 
 
-def test_replan_with_late_entries() -> None:
+def test_plan_with_late_entries() -> None:
     players = list(range(1, 25))
     played = [s.tables for s in plan_rounds(players, 2, 4, seed=1)]
     now = [p for p in players if p not in (3, 9)] + [100, 101, 102, 103]
-    rest = replan(now, played, 4, 4, seed=2)
+    rest = plan_rounds(now, 4, 4, seed=2, history=played)
     assert_rounds_valid(rest, now, 4)
     assert repeats(rest, played) == 0
-    assert rest == replan(now, played, 4, 4, seed=2)
+    assert rest == plan_rounds(now, 4, 4, seed=2, history=played)
