@@ -27,6 +27,11 @@ from functools import lru_cache
 
 from scoring.seating.groups import Round
 
+# Finite fields kept built: a tournament uses one or two (its table size, the number of
+# tables of a transversal design) and the tests about a dozen, so 32 never evicts one
+# in use, while a table is at most q² entries (49² for 196 players).
+FIELD_CACHE_SIZE = 32
+
 # --------------------------------------------------------------------------- fields
 
 
@@ -74,7 +79,7 @@ def _is_irreducible(poly: list[int], p: int) -> bool:
     return True
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=FIELD_CACHE_SIZE)
 def finite_field(q: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     """Addition and multiplication tables of GF(q) on the elements 0..q-1.
 

@@ -28,10 +28,42 @@ from scoring.seating.groups import exchange, positions
 Table = tuple[int, ...]
 History = Sequence[Sequence[Sequence[int]]]
 
+# RULES §7: a table seats 2 to 4 players.
 MIN_TABLE_SIZE = 2
 MAX_TABLE_SIZE = 4
-# Swiss: how many tables up or down a player may be swapped to avoid a repeat.
+
+# Random: among repeats, a pair from the round just before weighs as much as 2 extra
+# earlier meetings, so it is avoided before any pair's third meeting (the glossary's
+# "recent repeat, which we avoid first"). The other weights of ``_pair_costs`` are
+# derived from the history so that each term outweighs everything below it.
+RECENT_REPEAT_WEIGHT = 2
+# Random: the starter term's weight; its unit is one start, the smallest term of all.
+START_WEIGHT = 1
+
+# Swiss pair costs. A repeat costs SWISS_REPEAT, plus SWISS_EXTRA_MEETING per earlier
+# meeting beyond the first and SWISS_RECENT if the pair met in the round just before. The
+# extras only order repeats among themselves: while no pair has met more than 8 times,
+# one repeat more outweighs all the extras of two tables of 4 (12 pairs · 75 < 1,000).
+SWISS_REPEAT = 1_000
+SWISS_EXTRA_MEETING = 10
+SWISS_RECENT = 5
+# Swiss: how many tables up or down a player may be swapped to avoid a repeat. Far
+# enough to clear the repeats the top-down pass leaves at the bottom (bench.seating's
+# 1,000-player rounds end with none), near enough that one swap moves a player at most 8
+# tables (32 ranks at tables of 4) — sending a player across half the field to dodge one
+# repeat is no Swiss draw.
 SWISS_REACH = 8
+# Swiss: while a table's best combination still repeats, its window grows a table at a
+# time until it holds SWISS_LOOKAHEAD_TABLES tables' worth of players plus
+# SWISS_LOOKAHEAD_SLACK. The combinations grow as C(window, size - 1) — at tables of 4 at
+# most C(23, 3) = 1,771 for a table — which keeps 1,000 players well inside the 2 s a
+# round may take (bench.seating: about 0.1 s).
+SWISS_LOOKAHEAD_TABLES = 4
+SWISS_LOOKAHEAD_SLACK = 4
+# Swiss: passes of the swap repair at most. Every swap lowers the field's summed
+# (repeats, displacement), so the repair cannot cycle and a pass that changes nothing
+# ends it early; the bound caps its time.
+SWISS_REPAIR_PASSES = 3
 
 
 class SeatingError(RuleError, ValueError):
@@ -94,13 +126,13 @@ class Record:
 
     meetings: dict[tuple[int, int], int]
     recent: set[tuple[int, int]]
-    seats: dict[int, list[int]]  # player → times in seat 1, 2, 3, 4
+    seats: defaultdict[int, list[int]]  # player → times in seat 1, 2, 3, 4
 
     @classmethod
     def of(cls, history: History) -> Record:
         meetings: dict[tuple[int, int], int] = defaultdict(int)
         recent: set[tuple[int, int]] = set()
-        seats: dict[int, list[int]] = defaultdict(lambda: [0] * MAX_TABLE_SIZE)
+        seats: defaultdict[int, list[int]] = defaultdict(lambda: [0] * MAX_TABLE_SIZE)
         for number, seating in enumerate(history):
             last = number == len(history) - 1
             for table in seating:
@@ -224,23 +256,24 @@ def _pair_costs(ids: Sequence[int], record: Record, n_tables: int) -> tuple[list
 
     Costs are lexicographic, packed into one integer: first the number of repeat pairs,
     then — among seatings with as few repeats — how often and how recently those pairs
-    met (a pair from the round just before weighs 2 more, each earlier extra meeting 1
-    more), then the starter term (see ``search.optimise_round``).
+    met (a pair from the round just before weighs ``RECENT_REPEAT_WEIGHT`` more, each
+    earlier extra meeting 1 more), then the starter term (see ``search.optimise_round``).
     """
     n = len(ids)
     max_starts = max((record.starts(p) for p in ids), default=0)
-    start_weight = 1
+    start_weight = START_WEIGHT
     # The starter term is at most n_tables·max_starts; a unit of "how often/recent" must
     # outweigh all of it, and one repeat must outweigh every secondary unit in a round.
-    unit = n_tables * (max_starts + 1) + 1
+    unit = start_weight * n_tables * (max_starts + 1) + 1
     pairs_per_round = n * (MAX_TABLE_SIZE - 1)
-    max_secondary = 2 + max(record.meetings.values(), default=0)
+    max_secondary = RECENT_REPEAT_WEIGHT + max(record.meetings.values(), default=0)
     repeat = (pairs_per_round * max_secondary + 1) * unit
     cost = [[0] * n for _ in range(n)]
     index = {p: i for i, p in enumerate(ids)}
     for (a, b), m in record.meetings.items():
         if a in index and b in index:
-            c = repeat + unit * ((m - 1) + (2 if (a, b) in record.recent else 0))
+            recent = RECENT_REPEAT_WEIGHT if (a, b) in record.recent else 0
+            c = repeat + unit * ((m - 1) + recent)
             cost[index[a]][index[b]] = cost[index[b]][index[a]] = c
     return cost, start_weight
 
@@ -260,16 +293,11 @@ def seat_random(
     cost, start_weight = _pair_costs(ids, record, len(sizes))
     starts = [record.starts(p) for p in ids]
     groups = search.optimise_round(
-        sizes, cost, starts, start_weight, rng, max_steps=round_budget(len(ids))
+        sizes, cost, starts, start_weight, rng, max_steps=search.round_budget(len(ids))
     )
     groups.sort(key=len, reverse=True)
     tables = [seat_order((ids[i] for i in g), record, rng) for g in groups]
     return Seating(tables, seed, "random", quality(tables, history))
-
-
-def round_budget(n: int) -> int:
-    # Swap evaluations for one round: plenty for 16 players, about 0.5 s at 200.
-    return 40_000 + 1_500 * n
 
 
 # --------------------------------------------------------------------------- swiss
@@ -298,81 +326,111 @@ def seat_swiss(
 
 
 def _swiss_groups(ids: Sequence[int], sizes: Sequence[int], record: Record) -> list[list[int]]:
-    n = len(ids)
-    # Player i (0-based rank) has natural table natural[i]; table t spans ranks lo..hi.
-    bounds, start = [], 0
-    for size in sizes:
-        bounds.append((start, start + size - 1))
-        start += size
-    met: dict[int, dict[int, int]] = defaultdict(dict)
-    index = {p: i for i, p in enumerate(ids)}
-    for (a, b), m in record.meetings.items():
-        if a in index and b in index:
-            i, j = index[a], index[b]
-            weight = 1_000 + 10 * (m - 1) + (5 if (a, b) in record.recent else 0)
-            met[i][j] = met[j][i] = weight
-
-    def pair_cost(group: Sequence[int]) -> int:
-        return sum(met[a].get(b, 0) for a, b in itertools.combinations(group, 2) if a in met)
-
-    def displacement(i: int, t: int) -> int:
-        lo, hi = bounds[t]
-        return lo - i if i < lo else i - hi if i > hi else 0
-
-    remaining = list(range(n))
+    """The tables' players, top table first, each table's players in ranking order."""
+    ranked = _SwissField(ids, sizes, record)
+    remaining = list(range(len(ids)))
     groups: list[list[int]] = []
     for t, size in enumerate(sizes):
         anchor, rest = remaining[0], remaining[1:]
-        best: tuple[int, int, tuple[int, ...]] | None = None
-        window = size - 1
-        while True:
-            for combo in itertools.combinations(rest[:window], size - 1):
-                group = (anchor, *combo)
-                key = (pair_cost(group), sum(displacement(i, t) for i in group), combo)
-                if best is None or key < best:
-                    best = key
-            if best[0] == 0 or window >= min(len(rest), 4 * size + 4):
-                break
-            window += size
-        chosen = set(best[2])
-        groups.append([anchor, *best[2]])
-        remaining = [i for i in rest if i not in chosen]
-
-    _swiss_repair(groups, met, displacement)
+        chosen = ranked.fill(t, size, anchor, rest)
+        groups.append([anchor, *chosen])
+        taken = set(chosen)
+        remaining = [i for i in rest if i not in taken]
+    ranked.repair(groups)
     return [[ids[i] for i in sorted(g)] for g in groups]
 
 
-def _swiss_repair(groups: list[list[int]], met: dict[int, dict[int, int]], displacement) -> None:
-    """Swap players between two tables while that lowers (repeats, displacement).
+class _SwissField:
+    """The ranked field by rank index (0 = best): weighted meetings and table rank ranges.
 
-    Only tables with a repeat start a swap, with a table at most ``SWISS_REACH`` away:
-    sending a player across half the field to dodge one repeat is no Swiss draw.
+    Table t's *natural* ranks are ``bounds[t]`` (lo..hi), where a top-down fill with no
+    history would seat them; a player's *displacement* at table t is how far its rank
+    lies outside that range.
     """
 
-    def cost_of(group: Sequence[int], t: int) -> tuple[int, int]:
-        pc = sum(met[a].get(b, 0) for a, b in itertools.combinations(group, 2) if a in met)
-        return pc, sum(displacement(i, t) for i in group)
+    def __init__(self, ids: Sequence[int], sizes: Sequence[int], record: Record) -> None:
+        self.bounds: list[tuple[int, int]] = []
+        start = 0
+        for size in sizes:
+            self.bounds.append((start, start + size - 1))
+            start += size
+        self.met: dict[int, dict[int, int]] = defaultdict(dict)
+        index = {p: i for i, p in enumerate(ids)}
+        for (a, b), m in record.meetings.items():
+            if a in index and b in index:
+                i, j = index[a], index[b]
+                recent = SWISS_RECENT if (a, b) in record.recent else 0
+                weight = SWISS_REPEAT + SWISS_EXTRA_MEETING * (m - 1) + recent
+                self.met[i][j] = self.met[j][i] = weight
 
-    where = positions(groups, sum(map(len, groups)))
-    for _ in range(3):
+    def pair_cost(self, group: Sequence[int]) -> int:
+        met = self.met
+        return sum(met[a].get(b, 0) for a, b in itertools.combinations(group, 2) if a in met)
+
+    def displacement(self, group: Sequence[int], t: int) -> int:
+        lo, hi = self.bounds[t]
+        return sum(lo - i if i < lo else i - hi if i > hi else 0 for i in group)
+
+    def cost(self, group: Sequence[int], t: int) -> tuple[int, int]:
+        """(repeats, displacement) of ``group`` at table t."""
+        return self.pair_cost(group), self.displacement(group, t)
+
+    def fill(self, t: int, size: int, anchor: int, rest: Sequence[int]) -> tuple[int, ...]:
+        """Who joins ``anchor`` at table t: the fewest repeats, then the least displacement.
+
+        Looks a table further down the standings at a time, only while the best
+        combination still repeats.
+        """
+        limit = min(len(rest), SWISS_LOOKAHEAD_TABLES * size + SWISS_LOOKAHEAD_SLACK)
+        window = size - 1
+        while True:
+            best = min(
+                (*self.cost((anchor, *combo), t), combo)
+                for combo in itertools.combinations(rest[:window], size - 1)
+            )
+            if best[0] == 0 or window >= limit:
+                return best[2]
+            window += size
+
+    def repair(self, groups: list[list[int]]) -> None:
+        """Swap players between two tables while that lowers (repeats, displacement).
+
+        Only tables with a repeat start a swap, with a table at most ``SWISS_REACH`` away.
+        """
+        where = positions(groups, sum(map(len, groups)))
+        for _ in range(SWISS_REPAIR_PASSES):
+            if not self._repair_pass(groups, where):
+                break
+
+    def _repair_pass(self, groups: list[list[int]], where: list[int]) -> bool:
         changed = False
         for t, group in enumerate(groups):
-            if cost_of(group, t)[0] == 0:
+            if self.pair_cost(group) == 0:
                 continue
             for u in range(max(0, t - SWISS_REACH), min(len(groups), t + SWISS_REACH + 1)):
                 if u == t:
                     continue
-                other = groups[u]
-                base = [sum(x) for x in zip(cost_of(group, t), cost_of(other, u), strict=True)]
-                best = (base[0], base[1], -1, -1)
-                for x, y in itertools.product(range(len(group)), range(len(other))):
-                    g2 = [*group[:x], other[y], *group[x + 1 :]]
-                    o2 = [*other[:y], group[x], *other[y + 1 :]]
-                    c = [sum(v) for v in zip(cost_of(g2, t), cost_of(o2, u), strict=True)]
-                    if (c[0], c[1]) < best[:2]:
-                        best = (c[0], c[1], x, y)
-                if best[2] >= 0:
-                    exchange(groups, where, group[best[2]], other[best[3]])
+                swap = self._best_exchange(group, t, groups[u], u)
+                if swap is not None:
+                    exchange(groups, where, *swap)
                     changed = True
-        if not changed:
-            break
+        return changed
+
+    def _best_exchange(
+        self, group: list[int], t: int, other: list[int], u: int
+    ) -> tuple[int, int] | None:
+        """The players of tables t and u whose exchange lowers the two tables' summed
+        (repeats, displacement) most, or None."""
+        best = _plus(self.cost(group, t), self.cost(other, u))
+        found = None
+        for x, y in itertools.product(range(len(group)), range(len(other))):
+            g2 = [*group[:x], other[y], *group[x + 1 :]]
+            o2 = [*other[:y], group[x], *other[y + 1 :]]
+            c = _plus(self.cost(g2, t), self.cost(o2, u))
+            if c < best:
+                best, found = c, (group[x], other[y])
+        return found
+
+
+def _plus(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    return a[0] + b[0], a[1] + b[1]

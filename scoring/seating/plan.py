@@ -21,11 +21,10 @@ from scoring.seating.draw import (
     SeatingError,
     check_players,
     quality,
-    round_budget,
     seat_order,
     table_sizes,
 )
-from scoring.seating.groups import count_meetings
+from scoring.seating.groups import Round, count_meetings
 from scoring.seating.starters import balance_starters
 
 # --------------------------------------------------------------------------- plan
@@ -54,26 +53,51 @@ def plan_rounds(
     n = len(ids)
     rng = random.Random(seed)
     record = Record.of(history)
-    index = {p: i for i, p in enumerate(ids)}
-    base = [[0] * n for _ in range(n)]
-    for (a, b), m in record.meetings.items():
-        if a in index and b in index:
-            base[index[a]][index[b]] = base[index[b]][index[a]] = m
-
+    base = _met_before(ids, record)
     schedule = _from_design(n, rounds, table_size, base, rng)
     meetings = [row[:] for row in base]
     for groups in schedule:
         count_meetings(meetings, groups)
     while len(schedule) < rounds:
         zeros = [0] * n
-        groups = search.optimise_round(sizes, meetings, zeros, 0, rng, max_steps=round_budget(n))
+        groups = search.optimise_round(
+            sizes, meetings, zeros, 0, rng, max_steps=search.round_budget(n)
+        )
         count_meetings(meetings, groups)
         schedule.append(groups)
-    schedule = search.optimise_schedule(schedule, meetings, 0, rng, max_steps=_plan_budget(n))
-
-    result: list[Seating] = []
-    past = [list(r) for r in history]
+    schedule = search.optimise_schedule(
+        schedule, meetings, 0, rng, max_steps=search.schedule_budget(n)
+    )
     schedule = [sorted(groups, key=len, reverse=True) for groups in schedule]
+    return _seat_schedule(schedule, ids, history, record, rng, seed)
+
+
+def _met_before(ids: Sequence[int], record: Record) -> list[list[int]]:
+    """``base[i][j]``: how often players ``ids[i]`` and ``ids[j]`` met in the history."""
+    n = len(ids)
+    index = {p: i for i, p in enumerate(ids)}
+    base = [[0] * n for _ in range(n)]
+    for (a, b), m in record.meetings.items():
+        if a in index and b in index:
+            base[index[a]][index[b]] = base[index[b]][index[a]] = m
+    return base
+
+
+def _seat_schedule(
+    schedule: list[Round],
+    ids: Sequence[int],
+    history: History,
+    record: Record,
+    rng: random.Random,
+    seed: int,
+) -> list[Seating]:
+    """Each round's tables in seat order, starters balanced over the whole schedule.
+
+    ``record`` is brought up to date round by round, so each round's seat order and
+    quality see the planned rounds before it as history.
+    """
+    result: list[Seating] = []
+    past: list[Sequence[Sequence[int]]] = [list(r) for r in history]
     starters = balance_starters(schedule, [record.starts(p) for p in ids])
     for groups, chosen in zip(schedule, starters, strict=True):
         tables = [
@@ -86,14 +110,9 @@ def plan_rounds(
     return result
 
 
-def _plan_budget(n: int) -> int:
-    # Tabu steps: each costs about n table members; keeps a 200-player plan to seconds.
-    return max(20_000, 4_000_000 // max(n, 1))
-
-
 def _from_design(
     n: int, rounds: int, table_size: int, base: list[list[int]], rng: random.Random
-) -> list[list[list[int]]]:
+) -> list[Round]:
     """The first ``rounds`` rounds of a known design on n points, relabelled by the seed.
 
     With a history, the labelling is improved by swapping labels while that lowers the

@@ -7,7 +7,7 @@ the plan chooses all its rounds' starters at once so that starts stay even.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from scoring.seating.groups import Round
 
@@ -68,26 +68,51 @@ def _hand_on_start(
     for r, chosen in enumerate(starter):
         for t, p in enumerate(chosen):
             tables_of.setdefault(p, []).append((r, t))
-    for sources, is_target in (
-        ([p for p, c in enumerate(count) if c == hi and p in tables_of], lambda c: c <= hi - 2),
-        ([p for p, c in enumerate(count) if c >= lo + 2 and p in tables_of], lambda c: c == lo),
-    ):
-        came_from: dict[int, tuple[int, int, int] | None] = dict.fromkeys(sources)
-        queue = list(sources)
-        for p in queue:
-            for r, t in tables_of.get(p, []):
-                for q in schedule[r][t]:
-                    if q in came_from:
-                        continue
-                    came_from[q] = (p, r, t)
-                    if is_target(count[q]):
-                        # Walk back, moving each table's start one step along the chain.
-                        count[q] += 1
-                        while came_from[q] is not None:
-                            giver, r2, t2 = came_from[q]
-                            starter[r2][t2] = q
-                            q = giver
-                        count[q] -= 1
-                        return True
-                    queue.append(q)
+    busiest = [p for p, c in enumerate(count) if c == hi and p in tables_of]
+    if _chain(schedule, starter, count, tables_of, busiest, lambda c: c <= hi - 2):
+        return True
+    above = [p for p, c in enumerate(count) if c >= lo + 2 and p in tables_of]
+    return _chain(schedule, starter, count, tables_of, above, lambda c: c == lo)
+
+
+def _chain(
+    schedule: list[Round],
+    starter: list[list[int]],
+    count: list[int],
+    tables_of: dict[int, list[tuple[int, int]]],
+    sources: list[int],
+    is_target: Callable[[int], bool],
+) -> bool:
+    """Breadth-first from ``sources`` over "starts a table where q sits" to a player whose
+    start count ``is_target``; hand the starts along the chain found. False if none."""
+    came_from: dict[int, tuple[int, int, int] | None] = dict.fromkeys(sources)
+    queue = list(sources)
+    for p in queue:
+        for r, t in tables_of.get(p, []):
+            for q in schedule[r][t]:
+                if q in came_from:
+                    continue
+                came_from[q] = (p, r, t)
+                if is_target(count[q]):
+                    _hand_back(starter, count, came_from, q)
+                    return True
+                queue.append(q)
     return False
+
+
+def _hand_back(
+    starter: list[list[int]],
+    count: list[int],
+    came_from: dict[int, tuple[int, int, int] | None],
+    q: int,
+) -> None:
+    """Walk back from ``q`` to the chain's source, moving each table's start one step on:
+    ``q`` gains a start, the source loses one, everyone between keeps their count."""
+    count[q] += 1
+    link = came_from[q]
+    while link is not None:
+        giver, r, t = link
+        starter[r][t] = q
+        q = giver
+        link = came_from[q]
+    count[q] -= 1
