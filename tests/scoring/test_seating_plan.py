@@ -10,6 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.seating import Seating, SeatingError, designs, plan_rounds, table_sizes
+from scoring.seating.groups import count_meetings, positions, swap_meetings
+from scoring.seating.search import schedule_cost
 
 FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -31,6 +33,41 @@ def assert_rounds_valid(schedule: list[Seating], players, table_size: int) -> No
             len(players), table_size
         )
         assert seating.method == "plan"
+
+
+# --------------------------------------------------------------------------- the swap
+
+
+@FAST
+@given(st.integers(5, 30), st.integers(1, 4), st.randoms(use_true_random=False))
+def test_swap_meetings_recounts_and_returns_the_cost_change(n, rounds, rnd) -> None:
+    # The one swap every engine uses: meetings stay a true count of the schedule, and the
+    # returned change is exactly the change in schedule cost.
+    schedule = []
+    for _ in range(rounds):
+        order = list(range(n))
+        rnd.shuffle(order)
+        groups, start = [], 0
+        for size in table_sizes(n, 4):
+            groups.append(order[start : start + size])
+            start += size
+        schedule.append(groups)
+    meetings = [[0] * n for _ in range(n)]
+    for groups in schedule:
+        count_meetings(meetings, groups)
+    groups = schedule[-1]
+    where = positions(groups, n)
+    a = rnd.randrange(n)
+    b = rnd.choice([p for p in range(n) if where[p] != where[a]])
+    before = schedule_cost(meetings)
+    delta = swap_meetings(groups, where, meetings, a, b)
+    recounted = [[0] * n for _ in range(n)]
+    for g in schedule:
+        count_meetings(recounted, g)
+    assert meetings == recounted
+    assert schedule_cost(meetings) - before == delta
+    assert where == positions(groups, n)
+    assert sorted(p for g in groups for p in g) == list(range(n))
 
 
 # --------------------------------------------------------------------------- designs
