@@ -22,8 +22,7 @@ from __future__ import annotations
 import random
 import time
 
-from tournaments import seating_plan
-from tournaments.seating import plan_rounds, seat_random, seat_swiss
+from scoring.seating import design_rounds, plan_rounds, seat_random, seat_swiss
 
 GOLFERS = [(16, 5), (20, 5), (24, 7), (28, 9), (32, 9), (32, 10), (64, 21), (200, 10), (200, 40)]
 RANDOM_ROUNDS = {16: 5, 20: 5, 24: 7, 28: 9, 32: 10, 64: 21, 200: 15}
@@ -46,7 +45,7 @@ def bench_plan() -> list[tuple]:
         schedule = plan_rounds(range(1, n + 1), rounds, 4, seed=1)
         seconds = time.perf_counter() - start
         qualities = [s.quality for s in schedule]
-        design = len(seating_plan.design_rounds(n, 4))
+        design = len(design_rounds(n, 4))
         rows.append(
             (
                 n,

@@ -19,6 +19,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 from scoring.rules import DEFAULT_PRESET, OPTIONS, PRESET_NAMES, overrides_of
+from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.standings import METRICS
 
 from .models import StaffMember, Tournament
@@ -115,7 +116,10 @@ class TournamentForm(PageForm):
         + ", ".join(f"{key} ({metric.name.lower()})" for key, metric in METRICS.items())
         + ".",
     )
-    table_size = _optional_int("Players per table", "2 to 4; blank: the preset's (4, mso 2).")
+    table_size = _optional_int(
+        "Players per table",
+        f"{MIN_TABLE_SIZE} to {MAX_TABLE_SIZE}; blank: the preset's ({MAX_TABLE_SIZE}, mso 2).",
+    )
     games_per_table = _optional_int("Games per table", "Blank: one game per seated player.")
     rounds_planned = _optional_int("Rounds planned")
     target_score = _optional_int("Target score", "Blank: no target.")

@@ -22,6 +22,7 @@ from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
 from scoring.rules import RuleSet
+from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 
 
 class Tournament(models.Model):
@@ -36,7 +37,7 @@ class Tournament(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.UPCOMING)
     rules = models.JSONField(help_text="The preset name and the value of every rule option.")
     ranking = models.JSONField(help_text="Ordered list of standings metric keys.")
-    table_size = models.PositiveSmallIntegerField(default=4)
+    table_size = models.PositiveSmallIntegerField(default=MAX_TABLE_SIZE)
     games_per_table = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Games per table in a round; empty = one per player."
     )
@@ -60,7 +61,8 @@ class Tournament(models.Model):
         ordering = ["-starts_on", "name"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(table_size__gte=2, table_size__lte=4), name="table_size_2_to_4"
+                condition=Q(table_size__gte=MIN_TABLE_SIZE, table_size__lte=MAX_TABLE_SIZE),
+                name="table_size_2_to_4",
             ),
             models.CheckConstraint(
                 condition=Q(games_per_table__isnull=True)

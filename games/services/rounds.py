@@ -24,9 +24,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from scoring.errors import RuleError, raise_all
-from tournaments.models import Player, Round, SeatingPlan, Tournament
-from tournaments.permissions import User, require
-from tournaments.seating import (
+from scoring.seating import (
     Seating,
     plan_rounds,
     quality,
@@ -34,6 +32,8 @@ from tournaments.seating import (
     seat_swiss,
     table_rank_spreads,
 )
+from tournaments.models import Player, Round, SeatingPlan, Tournament
+from tournaments.permissions import User, require
 from tournaments.services.validation import (
     choice,
     signed_in_or_none,

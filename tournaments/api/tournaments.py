@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.rules import OPTIONS, PRESET_NAMES, PRESETS
+from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.standings import METRICS
 
 from ..models import StaffMember, Tournament
@@ -116,7 +117,10 @@ class TournamentIn(serializers.Serializer):
     rules = RawJSONField(schema=RULES_OVERRIDES_SCHEMA, required=False, allow_null=True)
     ranking = RawJSONField(schema=RANKING_SCHEMA, required=False, allow_null=True)
     table_size = serializers.IntegerField(
-        required=False, allow_null=True, help_text="2 to 4 (default 4; 2 under `mso`)."
+        required=False,
+        allow_null=True,
+        help_text=f"{MIN_TABLE_SIZE} to {MAX_TABLE_SIZE} "
+        f"(default {MAX_TABLE_SIZE}; 2 under `mso`).",
     )
     games_per_table = serializers.IntegerField(
         required=False, allow_null=True, help_text="1 to 12; null = one game per seated player."

@@ -28,8 +28,8 @@ from scoring.rules import (
     overrides_of,
     resolve_rules,
 )
+from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.standings import validate_ranking
-from tournaments.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 
 from ..events import results_changed
 from ..models import StaffMember, Tournament

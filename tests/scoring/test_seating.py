@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import itertools
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournaments.seating import (
+from scoring.seating import (
     Seating,
     SeatingError,
     quality,
@@ -314,3 +317,17 @@ def test_swiss_avoids_repeats_when_the_ranking_barely_moves() -> None:
         seating = seat_swiss(ranked, history, 4, r)
         assert seating.quality["repeat_pairs"] == 0, r
         history.append(seating.tables)
+
+
+# --------------------------------------------------------------------------- layers
+
+
+def test_the_seating_package_imports_nothing_from_django_or_the_apps() -> None:
+    # A fresh interpreter: this one has Django loaded already (pytest-django).
+    code = "import sys, scoring.seating; print(' '.join(sorted(sys.modules)))"
+    root = Path(__file__).resolve().parents[2]
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+    ).stdout.split()
+    apps = {"django", "rest_framework", "celery", "config", "tournaments", "games"}
+    assert [m for m in loaded if m.split(".")[0] in apps] == []

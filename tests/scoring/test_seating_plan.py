@@ -1,4 +1,4 @@
-"""Planned schedules: known designs (social golfer counts), plan_rounds and replan."""
+"""Planned schedules: known designs (social golfer counts) and plan_rounds."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournaments import seating_plan
-from tournaments.seating import Seating, SeatingError, plan_rounds, replan, table_sizes
+from scoring.seating import Seating, SeatingError, designs, plan_rounds, table_sizes
+from scoring.seating.groups import count_meetings, positions, swap_meetings
+from scoring.seating.search import schedule_cost
 
 FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -32,6 +33,41 @@ def assert_rounds_valid(schedule: list[Seating], players, table_size: int) -> No
             len(players), table_size
         )
         assert seating.method == "plan"
+
+
+# --------------------------------------------------------------------------- the swap
+
+
+@FAST
+@given(st.integers(5, 30), st.integers(1, 4), st.randoms(use_true_random=False))
+def test_swap_meetings_recounts_and_returns_the_cost_change(n, rounds, rnd) -> None:
+    # The one swap every engine uses: meetings stay a true count of the schedule, and the
+    # returned change is exactly the change in schedule cost.
+    schedule = []
+    for _ in range(rounds):
+        order = list(range(n))
+        rnd.shuffle(order)
+        groups, start = [], 0
+        for size in table_sizes(n, 4):
+            groups.append(order[start : start + size])
+            start += size
+        schedule.append(groups)
+    meetings = [[0] * n for _ in range(n)]
+    for groups in schedule:
+        count_meetings(meetings, groups)
+    groups = schedule[-1]
+    where = positions(groups, n)
+    a = rnd.randrange(n)
+    b = rnd.choice([p for p in range(n) if where[p] != where[a]])
+    before = schedule_cost(meetings)
+    delta = swap_meetings(groups, where, meetings, a, b)
+    recounted = [[0] * n for _ in range(n)]
+    for g in schedule:
+        count_meetings(recounted, g)
+    assert meetings == recounted
+    assert schedule_cost(meetings) - before == delta
+    assert where == positions(groups, n)
+    assert sorted(p for g in groups for p in g) == list(range(n))
 
 
 # --------------------------------------------------------------------------- designs
@@ -57,7 +93,7 @@ def assert_rounds_valid(schedule: list[Seating], players, table_size: int) -> No
     ],
 )
 def test_design_has_no_repeat(n: int, table_size: int, rounds: int) -> None:
-    design = seating_plan.design_rounds(n, table_size)
+    design = designs.design_rounds(n, table_size)
     assert len(design) == rounds
     met = set()
     for groups in design:
@@ -71,7 +107,7 @@ def test_design_has_no_repeat(n: int, table_size: int, rounds: int) -> None:
 
 @pytest.mark.parametrize("q", [2, 3, 4, 5, 7, 8, 9, 16, 25, 27, 32, 49])
 def test_finite_field_axioms(q: int) -> None:
-    add, mul = seating_plan.finite_field(q)
+    add, mul = designs.finite_field(q)
     for a in range(q):
         assert add[a][0] == a and mul[a][1] == a
         if a:
@@ -96,7 +132,7 @@ def test_plan_reaches_the_social_golfer_counts(n: int, rounds: int) -> None:
 
 
 def test_binary_line_spread_gives_nine_rounds_for_thirty_two() -> None:
-    rounds = seating_plan.binary_spread_rounds(5)
+    rounds = designs.binary_spread_rounds(5)
     assert len(rounds) == 9
     pairs = [
         tuple(sorted(pair)) for r in rounds for g in r for pair in itertools.combinations(g, 2)
@@ -105,7 +141,7 @@ def test_binary_line_spread_gives_nine_rounds_for_thirty_two() -> None:
 
 
 def test_plan_reaches_ten_rounds_for_thirty_two() -> None:
-    assert len(seating_plan.published_rounds(32, 4)) == 10
+    assert len(designs.published_rounds(32, 4)) == 10
     schedule = plan_rounds(range(32), 10, 4, seed=1)
     assert_rounds_valid(schedule, list(range(32)), 4)
     assert repeats(schedule) == 0
@@ -165,24 +201,24 @@ def test_plan_refuses_bad_input() -> None:
     assert plan_rounds(range(8), 0) == []
 
 
-# --------------------------------------------------------------------------- replan
+# --------------------------------------------------------------------------- re-planning
 
 
-def test_replan_after_a_withdrawal_keeps_clear_of_the_rounds_played() -> None:
+def test_plan_after_a_withdrawal_keeps_clear_of_the_rounds_played() -> None:
     players = list(range(1, 17))
     played = [s.tables for s in plan_rounds(players, 5, 4, seed=3)[:2]]
     remaining = [p for p in players if p != 16]
-    rest = replan(remaining, played, 3, 4, seed=5)
+    rest = plan_rounds(remaining, 3, 4, seed=5, history=played)
     assert_rounds_valid(rest, remaining, 4)
     assert repeats(rest, played) == 0
     assert rest[0].quality["repeat_pairs"] == 0
 
 
-def test_replan_with_late_entries() -> None:
+def test_plan_with_late_entries() -> None:
     players = list(range(1, 25))
     played = [s.tables for s in plan_rounds(players, 2, 4, seed=1)]
     now = [p for p in players if p not in (3, 9)] + [100, 101, 102, 103]
-    rest = replan(now, played, 4, 4, seed=2)
+    rest = plan_rounds(now, 4, 4, seed=2, history=played)
     assert_rounds_valid(rest, now, 4)
     assert repeats(rest, played) == 0
-    assert rest == replan(now, played, 4, 4, seed=2)
+    assert rest == plan_rounds(now, 4, 4, seed=2, history=played)

@@ -1,0 +1,436 @@
+"""The draw: one round at a time, at random or by the standings, and its figures.
+
+Pure Python — no Django, no ORM (terms: see ``scoring.seating``).
+
+* ``table_sizes`` — how many tables and how big;
+* ``seat_random`` — fewest repeats given the history, then balanced starters;
+  reproducible from its ``seed`` (the engine is ``search.optimise_round``);
+* ``seat_swiss`` — tables filled from the top of the standings; repeats avoided by the
+  smallest moves in the ranking;
+* ``quality`` / ``table_rank_spreads`` — the figures stored with a round.
+
+``Record`` (what the history says), ``check_players`` and ``seat_order`` are shared with
+``scoring.seating.plan``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from scoring.errors import RuleError
+from scoring.seating import search
+from scoring.seating.groups import exchange, positions
+
+Table = tuple[int, ...]
+History = Sequence[Sequence[Sequence[int]]]
+
+# RULES §7: a table seats 2 to 4 players.
+MIN_TABLE_SIZE = 2
+MAX_TABLE_SIZE = 4
+
+# Random: among repeats, a pair from the round just before weighs as much as 2 extra
+# earlier meetings, so it is avoided before any pair's third meeting (the glossary's
+# "recent repeat, which we avoid first"). The other weights of ``_pair_costs`` are
+# derived from the history so that each term outweighs everything below it.
+RECENT_REPEAT_WEIGHT = 2
+# Random: the starter term's weight; its unit is one start, the smallest term of all.
+START_WEIGHT = 1
+
+# Swiss pair costs. A repeat costs SWISS_REPEAT, plus SWISS_EXTRA_MEETING per earlier
+# meeting beyond the first and SWISS_RECENT if the pair met in the round just before. The
+# extras only order repeats among themselves: while no pair has met more than 8 times,
+# one repeat more outweighs all the extras of two tables of 4 (12 pairs · 75 < 1,000).
+SWISS_REPEAT = 1_000
+SWISS_EXTRA_MEETING = 10
+SWISS_RECENT = 5
+# Swiss: how many tables up or down a player may be swapped to avoid a repeat. Far
+# enough to clear the repeats the top-down pass leaves at the bottom (bench.seating's
+# 1,000-player rounds end with none), near enough that one swap moves a player at most 8
+# tables (32 ranks at tables of 4) — sending a player across half the field to dodge one
+# repeat is no Swiss draw.
+SWISS_REACH = 8
+# Swiss: while a table's best combination still repeats, its window grows a table at a
+# time until it holds SWISS_LOOKAHEAD_TABLES tables' worth of players plus
+# SWISS_LOOKAHEAD_SLACK. The combinations grow as C(window, size - 1) — at tables of 4 at
+# most C(23, 3) = 1,771 for a table — which keeps 1,000 players well inside the 2 s a
+# round may take (bench.seating: about 0.1 s).
+SWISS_LOOKAHEAD_TABLES = 4
+SWISS_LOOKAHEAD_SLACK = 4
+# Swiss: passes of the swap repair at most. Every swap lowers the field's summed
+# (repeats, displacement), so the repair cannot cycle and a pass that changes nothing
+# ends it early; the bound caps its time.
+SWISS_REPAIR_PASSES = 3
+
+
+class SeatingError(RuleError, ValueError):
+    """A seating request that cannot be met; its path names the offending input.
+
+    A ``RuleError``, so the API reports it like every other domain error (HTTP 400).
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(field, message)
+        self.field = field
+
+
+@dataclass(frozen=True)
+class Seating:
+    """One round's seating and how good it is.
+
+    ``tables`` — table 1 first, each a tuple of player ids in seat order.
+    ``method`` — "random", "swiss" or "plan". ``quality`` — see ``quality()``.
+    ``rank_spreads`` — Swiss only: per table, worst rank minus best rank.
+    """
+
+    tables: list[Table]
+    seed: int
+    method: str
+    quality: dict[str, int]
+    rank_spreads: list[int] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- table sizes
+
+
+def table_sizes(n_players: int, table_size: int = 4) -> list[int]:
+    """How many tables, and how many seats at each, for ``n_players`` (largest first).
+
+    The rule: use as few tables as possible — ceil(n / size) — and make them as equal as
+    possible. That is the same as "as many tables of ``table_size`` as possible, the
+    rest one seat fewer" whenever that is possible, i.e. for every n ≥ 2 except:
+
+    * tables of 4 with 2 or 5 players: [2] and [3, 2] (a table of 1 is never made);
+    * tables of 2 with an odd number of players: one table of 3 (nobody sits out, and
+      RULES §7 allows tables of 2 to 4).
+    """
+    if not MIN_TABLE_SIZE <= table_size <= MAX_TABLE_SIZE:
+        raise SeatingError("table_size", f"must be 2 to 4, not {table_size}")
+    if n_players < 2:
+        raise SeatingError("players", "at least 2 players are needed to seat a round")
+    # With tables of 2 an odd player joins a table of 2, making it 3.
+    tables = n_players // 2 if table_size == 2 else -(-n_players // table_size)
+    base, extra = divmod(n_players, tables)
+    return [base + 1] * extra + [base] * (tables - extra)
+
+
+# --------------------------------------------------------------------------- history
+
+
+@dataclass
+class Record:
+    """What the history says about the players: meetings, recency and seats."""
+
+    meetings: dict[tuple[int, int], int]
+    recent: set[tuple[int, int]]
+    seats: defaultdict[int, list[int]]  # player → times in seat 1, 2, 3, 4
+
+    @classmethod
+    def of(cls, history: History) -> Record:
+        meetings: dict[tuple[int, int], int] = defaultdict(int)
+        recent: set[tuple[int, int]] = set()
+        seats: defaultdict[int, list[int]] = defaultdict(lambda: [0] * MAX_TABLE_SIZE)
+        for number, seating in enumerate(history):
+            last = number == len(history) - 1
+            for table in seating:
+                for position, player in enumerate(table):
+                    if position < MAX_TABLE_SIZE:
+                        seats[player][position] += 1
+                for a, b in itertools.combinations(sorted(table), 2):
+                    meetings[a, b] += 1
+                    if last:
+                        recent.add((a, b))
+        return cls(dict(meetings), recent, seats)
+
+    def met(self, a: int, b: int) -> int:
+        return self.meetings.get((a, b) if a < b else (b, a), 0)
+
+    def starts(self, player: int) -> int:
+        return self.seats[player][0] if player in self.seats else 0
+
+    def add_round(self, tables: Iterable[Sequence[int]]) -> None:
+        self.recent = set()
+        for table in tables:
+            for position, player in enumerate(table):
+                self.seats[player][position] += 1
+            for a, b in itertools.combinations(sorted(table), 2):
+                self.meetings[a, b] = self.meetings.get((a, b), 0) + 1
+                self.recent.add((a, b))
+
+
+def check_players(players: Iterable[int], name: str = "players") -> list[int]:
+    ids = list(players)
+    if len(set(ids)) != len(ids):
+        raise SeatingError(name, "a player is listed twice")
+    if len(ids) < 2:
+        raise SeatingError(name, "at least 2 players are needed to seat a round")
+    return ids
+
+
+def seat_order(
+    group: Iterable[int], record: Record, rng: random.Random, starter: int | None = None
+) -> Table:
+    """Seat a table: seat k goes to whoever has sat in seats 1..k least often.
+
+    Seat 1 is the starter, so the player with the fewest starts gets it (unless the plan
+    already chose the ``starter``); the next seats start the next games of the series,
+    so the same rule, one seat further, balances those too. Ties are broken by the
+    seeded draw, not by player id.
+    """
+    left = list(group)
+    rng.shuffle(left)
+    seated: list[int] = []
+    if starter is not None:
+        left.remove(starter)
+        seated.append(starter)
+    for k in range(len(seated), len(seated) + len(left)):
+        counts = {p: record.seats[p] if p in record.seats else [0] * MAX_TABLE_SIZE for p in left}
+        pick = min(left, key=lambda p: (sum(counts[p][: k + 1]), counts[p][k]))
+        left.remove(pick)
+        seated.append(pick)
+    return tuple(seated)
+
+
+# --------------------------------------------------------------------------- quality
+
+
+def quality(
+    seating: Seating | Sequence[Sequence[int]],
+    history: History = (),
+    ranked_players: Sequence[int] | None = None,
+) -> dict[str, int]:
+    """The figures stored with a round (JSON-ready ints).
+
+    * ``repeat_pairs`` — pairs at the same table this round who met before.
+    * ``max_meetings`` — most meetings of any two players seated this round, this round
+      and the history together: 1 when nobody ever met twice, 0 when no two met at all.
+    * ``starter_balance`` — over the history and this round, most starts minus fewest
+      starts among the players seated this round (0 or 1 is as even as it gets).
+    * with ``ranked_players`` (standings order, best first): ``rank_spread`` — the widest
+      table, worst rank minus best rank (ranks 1-based) — and ``rank_spread_total``.
+    """
+    tables = seating.tables if isinstance(seating, Seating) else seating
+    record = Record.of(history)
+    seated = [p for table in tables for p in table]
+    if len(set(seated)) != len(seated):
+        raise SeatingError("seating", "a player is seated twice")
+    now = {(min(a, b), max(a, b)) for table in tables for a, b in itertools.combinations(table, 2)}
+    here = set(seated)
+    repeat_pairs = sum(1 for a, b in now if record.met(a, b))
+    counts = {pair: m for pair, m in record.meetings.items() if pair[0] in here and pair[1] in here}
+    for pair in now:
+        counts[pair] = counts.get(pair, 0) + 1
+    starts = {p: record.starts(p) for p in seated}
+    for table in tables:
+        if table:
+            starts[table[0]] += 1
+    result = {
+        "repeat_pairs": repeat_pairs,
+        "max_meetings": max(counts.values(), default=0),
+        "starter_balance": max(starts.values(), default=0) - min(starts.values(), default=0),
+    }
+    if ranked_players is not None:
+        spreads = table_rank_spreads(tables, ranked_players)
+        result["rank_spread"] = max(spreads, default=0)
+        result["rank_spread_total"] = sum(spreads)
+    return result
+
+
+def table_rank_spreads(tables: Sequence[Sequence[int]], ranked_players: Sequence[int]) -> list[int]:
+    """Per table: worst rank minus best rank (ranks are 1-based positions in the standings)."""
+    rank = {p: i + 1 for i, p in enumerate(ranked_players)}
+    missing = [p for table in tables for p in table if p not in rank]
+    if missing:
+        raise SeatingError("ranked_players", f"player {missing[0]} is not in the standings")
+    return [max(rank[p] for p in t) - min(rank[p] for p in t) if t else 0 for t in tables]
+
+
+# --------------------------------------------------------------------------- random
+
+
+def _pair_costs(ids: Sequence[int], record: Record, n_tables: int) -> tuple[list[list[int]], int]:
+    """Pair cost matrix for one round and the weight of the starter term.
+
+    Costs are lexicographic, packed into one integer: first the number of repeat pairs,
+    then — among seatings with as few repeats — how often and how recently those pairs
+    met (a pair from the round just before weighs ``RECENT_REPEAT_WEIGHT`` more, each
+    earlier extra meeting 1 more), then the starter term (see ``search.optimise_round``).
+    """
+    n = len(ids)
+    max_starts = max((record.starts(p) for p in ids), default=0)
+    start_weight = START_WEIGHT
+    # The starter term is at most n_tables·max_starts; a unit of "how often/recent" must
+    # outweigh all of it, and one repeat must outweigh every secondary unit in a round.
+    unit = start_weight * n_tables * (max_starts + 1) + 1
+    pairs_per_round = n * (MAX_TABLE_SIZE - 1)
+    max_secondary = RECENT_REPEAT_WEIGHT + max(record.meetings.values(), default=0)
+    repeat = (pairs_per_round * max_secondary + 1) * unit
+    cost = [[0] * n for _ in range(n)]
+    index = {p: i for i, p in enumerate(ids)}
+    for (a, b), m in record.meetings.items():
+        if a in index and b in index:
+            recent = RECENT_REPEAT_WEIGHT if (a, b) in record.recent else 0
+            c = repeat + unit * ((m - 1) + recent)
+            cost[index[a]][index[b]] = cost[index[b]][index[a]] = c
+    return cost, start_weight
+
+
+def seat_random(
+    players: Iterable[int], history: History = (), table_size: int = 4, seed: int = 0
+) -> Seating:
+    """Seat one round with the fewest repeats, then balanced starters.
+
+    Deterministic in (set of players, history, table size, seed): the players are sorted
+    first, so their order does not matter. Different seeds give different seatings.
+    """
+    ids = sorted(check_players(players))
+    sizes = table_sizes(len(ids), table_size)
+    record = Record.of(history)
+    rng = random.Random(seed)
+    cost, start_weight = _pair_costs(ids, record, len(sizes))
+    starts = [record.starts(p) for p in ids]
+    groups = search.optimise_round(
+        sizes, cost, starts, start_weight, rng, max_steps=search.round_budget(len(ids))
+    )
+    groups.sort(key=len, reverse=True)
+    tables = [seat_order((ids[i] for i in g), record, rng) for g in groups]
+    return Seating(tables, seed, "random", quality(tables, history))
+
+
+# --------------------------------------------------------------------------- swiss
+
+
+def seat_swiss(
+    ranked_players: Sequence[int], history: History = (), table_size: int = 4, seed: int = 0
+) -> Seating:
+    """Seat by the standings: table 1 gets the best ranked players, and so on down.
+
+    Each table takes the best player not yet seated and fills up with the next ones;
+    when that would repeat a meeting, it looks a little further down the standings and
+    takes the combination with the fewest repeats, then the smallest rank displacement
+    (how far players end up outside their natural table's rank range). A last pass
+    swaps players between nearby tables to clear repeats the top-down pass had to leave
+    at the bottom. ``seed`` only breaks ties in the seat order.
+    """
+    ids = check_players(ranked_players, "ranked_players")
+    sizes = table_sizes(len(ids), table_size)
+    record = Record.of(history)
+    rng = random.Random(seed)
+    groups = _swiss_groups(ids, sizes, record)
+    tables = [seat_order(g, record, rng) for g in groups]
+    spreads = table_rank_spreads(tables, ids)
+    return Seating(tables, seed, "swiss", quality(tables, history, ids), spreads)
+
+
+def _swiss_groups(ids: Sequence[int], sizes: Sequence[int], record: Record) -> list[list[int]]:
+    """The tables' players, top table first, each table's players in ranking order."""
+    ranked = _SwissField(ids, sizes, record)
+    remaining = list(range(len(ids)))
+    groups: list[list[int]] = []
+    for t, size in enumerate(sizes):
+        anchor, rest = remaining[0], remaining[1:]
+        chosen = ranked.fill(t, size, anchor, rest)
+        groups.append([anchor, *chosen])
+        taken = set(chosen)
+        remaining = [i for i in rest if i not in taken]
+    ranked.repair(groups)
+    return [[ids[i] for i in sorted(g)] for g in groups]
+
+
+class _SwissField:
+    """The ranked field by rank index (0 = best): weighted meetings and table rank ranges.
+
+    Table t's *natural* ranks are ``bounds[t]`` (lo..hi), where a top-down fill with no
+    history would seat them; a player's *displacement* at table t is how far its rank
+    lies outside that range.
+    """
+
+    def __init__(self, ids: Sequence[int], sizes: Sequence[int], record: Record) -> None:
+        self.bounds: list[tuple[int, int]] = []
+        start = 0
+        for size in sizes:
+            self.bounds.append((start, start + size - 1))
+            start += size
+        self.met: dict[int, dict[int, int]] = defaultdict(dict)
+        index = {p: i for i, p in enumerate(ids)}
+        for (a, b), m in record.meetings.items():
+            if a in index and b in index:
+                i, j = index[a], index[b]
+                recent = SWISS_RECENT if (a, b) in record.recent else 0
+                weight = SWISS_REPEAT + SWISS_EXTRA_MEETING * (m - 1) + recent
+                self.met[i][j] = self.met[j][i] = weight
+
+    def pair_cost(self, group: Sequence[int]) -> int:
+        met = self.met
+        return sum(met[a].get(b, 0) for a, b in itertools.combinations(group, 2) if a in met)
+
+    def displacement(self, group: Sequence[int], t: int) -> int:
+        lo, hi = self.bounds[t]
+        return sum(lo - i if i < lo else i - hi if i > hi else 0 for i in group)
+
+    def cost(self, group: Sequence[int], t: int) -> tuple[int, int]:
+        """(repeats, displacement) of ``group`` at table t."""
+        return self.pair_cost(group), self.displacement(group, t)
+
+    def fill(self, t: int, size: int, anchor: int, rest: Sequence[int]) -> tuple[int, ...]:
+        """Who joins ``anchor`` at table t: the fewest repeats, then the least displacement.
+
+        Looks a table further down the standings at a time, only while the best
+        combination still repeats.
+        """
+        limit = min(len(rest), SWISS_LOOKAHEAD_TABLES * size + SWISS_LOOKAHEAD_SLACK)
+        window = size - 1
+        while True:
+            best = min(
+                (*self.cost((anchor, *combo), t), combo)
+                for combo in itertools.combinations(rest[:window], size - 1)
+            )
+            if best[0] == 0 or window >= limit:
+                return best[2]
+            window += size
+
+    def repair(self, groups: list[list[int]]) -> None:
+        """Swap players between two tables while that lowers (repeats, displacement).
+
+        Only tables with a repeat start a swap, with a table at most ``SWISS_REACH`` away.
+        """
+        where = positions(groups, sum(map(len, groups)))
+        for _ in range(SWISS_REPAIR_PASSES):
+            if not self._repair_pass(groups, where):
+                break
+
+    def _repair_pass(self, groups: list[list[int]], where: list[int]) -> bool:
+        changed = False
+        for t, group in enumerate(groups):
+            if self.pair_cost(group) == 0:
+                continue
+            for u in range(max(0, t - SWISS_REACH), min(len(groups), t + SWISS_REACH + 1)):
+                if u == t:
+                    continue
+                swap = self._best_exchange(group, t, groups[u], u)
+                if swap is not None:
+                    exchange(groups, where, *swap)
+                    changed = True
+        return changed
+
+    def _best_exchange(
+        self, group: list[int], t: int, other: list[int], u: int
+    ) -> tuple[int, int] | None:
+        """The players of tables t and u whose exchange lowers the two tables' summed
+        (repeats, displacement) most, or None."""
+        best = _plus(self.cost(group, t), self.cost(other, u))
+        found = None
+        for x, y in itertools.product(range(len(group)), range(len(other))):
+            g2 = [*group[:x], other[y], *group[x + 1 :]]
+            o2 = [*other[:y], group[x], *other[y + 1 :]]
+            c = _plus(self.cost(g2, t), self.cost(o2, u))
+            if c < best:
+                best, found = c, (group[x], other[y])
+        return found
+
+
+def _plus(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    return a[0] + b[0], a[1] + b[1]
