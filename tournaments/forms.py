@@ -22,7 +22,7 @@ from scoring.standings import METRICS
 
 from .models import StaffMember, Tournament
 from .rules_panel import RulesPreview, rules_preview
-from .web import PageForm
+from .web import PageForm, WholeNumberField, whole_number
 
 NONE_WORDS = {"none", "null", "no limit", "-"}
 _SPLIT = re.compile(r"[\s,;]+")
@@ -70,10 +70,8 @@ def _parse_override(name: str, text: str) -> Any:
         return text
     if text.lower() in NONE_WORDS:
         return None
-    try:
-        return int(text)
-    except ValueError:
-        return text
+    number = whole_number(text)
+    return text if number is None else number
 
 
 def overrides_of(rules: dict[str, Any]) -> dict[str, Any]:
@@ -91,7 +89,7 @@ def overrides_of(rules: dict[str, Any]) -> dict[str, Any]:
 
 
 def _optional_int(label: str, help_text: str = "") -> forms.IntegerField:
-    return forms.IntegerField(label=label, required=False, help_text=help_text)
+    return WholeNumberField(label=label, required=False, help_text=help_text)
 
 
 class TournamentForm(PageForm):
@@ -231,7 +229,7 @@ class StaffForm(PageForm):
 class PlayerForm(PageForm):
     name = forms.CharField(label="Name", required=False)  # the service requires it
     club = forms.CharField(label="Club", required=False)
-    rating = forms.IntegerField(label="Rating", required=False)
+    rating = WholeNumberField(label="Rating", required=False)
 
 
 class PlayerImportForm(PageForm):

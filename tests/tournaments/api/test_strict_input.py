@@ -14,7 +14,9 @@ pytestmark = pytest.mark.django_db
 
 def _result(game, **rack_extra):
     players = seated(game)
-    racks = [{"player": p, "tiles": t} for p, t in zip(players, ["", "R4", "B5", "K6"])]
+    racks = [
+        {"player": p, "tiles": t} for p, t in zip(players, ["", "R4", "B5", "K6"], strict=True)
+    ]
     racks[1].update(rack_extra)
     return {"based_on": 0, "end": "rummikub", "winner": players[0], "racks": racks}
 
