@@ -23,7 +23,7 @@ from django.http import QueryDict
 
 from scoring.errors import RuleError
 from tournaments.models import Round, Tournament
-from tournaments.web import PageForm, add_rule_errors
+from tournaments.web import PageForm, WholeNumberField, add_rule_errors, whole_number
 
 from .models import Game, Penalty, RackEntry, Result, Seat
 
@@ -34,7 +34,7 @@ TOTALS = ("points", "tile_count", "jokers")
 
 
 class ResultForm(PageForm):
-    based_on = forms.IntegerField(widget=forms.HiddenInput)
+    based_on = WholeNumberField(widget=forms.HiddenInput)
     end = forms.ChoiceField(
         label="How did the game end?", choices=Result.End.choices, widget=forms.RadioSelect
     )
@@ -58,9 +58,9 @@ class RackForm(PageForm):
     """One seat's rack; the labels name the player so every input is found by its label."""
 
     tiles = forms.CharField(required=False)
-    points = forms.IntegerField(required=False)
-    tile_count = forms.IntegerField(required=False)
-    jokers = forms.IntegerField(required=False)
+    points = WholeNumberField(required=False)
+    tile_count = WholeNumberField(required=False)
+    jokers = WholeNumberField(required=False)
     no_meld = forms.ChoiceField(required=False, choices=[("", "melded"), *RackEntry.NoMeld.choices])
 
     def __init__(self, *args: Any, seat: Seat, **kwargs: Any) -> None:
@@ -201,7 +201,7 @@ def _initial_from(latest: Result | None) -> tuple[dict[str, Any], dict[int, dict
 class PenaltyForm(PageForm):
     player = forms.TypedChoiceField(label="Player", coerce=int)
     kind = forms.ChoiceField(label="Penalty", choices=Penalty.Kind.choices)
-    points = forms.IntegerField(
+    points = WholeNumberField(
         label="Sanction points", required=False, help_text="Only for a sanction."
     )
     note = forms.CharField(label="Note", required=False)
@@ -219,10 +219,7 @@ class PenaltyForm(PageForm):
 def start_number(token: str) -> int | None:
     """A start number as typed ("7", "#7"), or None when it is not one: ASCII digits only
     (never "²" or "٣"), and no longer than any start number can be."""
-    token = token.lstrip("#")
-    if token.isascii() and token.isdigit() and len(token) <= START_NUMBER_DIGITS:
-        return int(token)
-    return None
+    return whole_number(token.lstrip("#"), digits=START_NUMBER_DIGITS)
 
 
 class RoundOpenForm(PageForm):

@@ -25,7 +25,7 @@ from scoring.standings import METRICS
 from .models import StaffMember, Tournament
 from .rules_panel import RulesPreview, rules_preview
 from .services.validation import max_length_of
-from .web import PageForm
+from .web import PageForm, WholeNumberField, whole_number
 
 NONE_WORDS = {"none", "null", "no limit", "-"}
 _SPLIT = re.compile(r"[\s,;]+")
@@ -73,10 +73,8 @@ def _parse_override(name: str, text: str) -> Any:
         return text
     if text.lower() in NONE_WORDS:
         return None
-    try:
-        return int(text)
-    except ValueError:
-        return text
+    number = whole_number(text)
+    return text if number is None else number
 
 
 def _as_typed(name: str, value: Any) -> Any:
@@ -87,7 +85,7 @@ def _as_typed(name: str, value: Any) -> Any:
 
 
 def _optional_int(label: str, help_text: str = "") -> forms.IntegerField:
-    return forms.IntegerField(label=label, required=False, help_text=help_text)
+    return WholeNumberField(label=label, required=False, help_text=help_text)
 
 
 class TournamentForm(PageForm):
@@ -235,7 +233,7 @@ class StaffForm(PageForm):
 class PlayerForm(PageForm):
     name = forms.CharField(label="Name", required=False)  # the service requires it
     club = forms.CharField(label="Club", required=False)
-    rating = forms.IntegerField(label="Rating", required=False)
+    rating = WholeNumberField(label="Rating", required=False)
 
 
 class PlayerImportForm(PageForm):

@@ -7,6 +7,10 @@ Terms:
 * outsider — someone who may not see a private tournament; for them it does not exist
   (404), exactly as in the API.
 * num — the path converter of page addresses (`NumberConverter`).
+* whole number — what a page reads as a number, in a form field or a posted id: ASCII
+  digits only (never "²" or "٣"; a leading "-" is read, so the service names a negative
+  value as it does for the API), at most 18 of them; anything else is "not a number" (a
+  form error or a 404), never a 500 from the database.
 * error path — where a `RuleError` points, e.g. ``("racks", 2, "tiles")``; see
   `scoring.errors`. `add_rule_errors` maps it onto Django forms (`PageForm`s).
 """
@@ -81,6 +85,31 @@ def tournament_context(user: Any, tournament: Tournament) -> dict[str, Any]:
         "can_score": can_score(user, tournament),
         "can_organise": can_organise(user, tournament),
     }
+
+
+# The most digits a number typed into a page may have (a 64-bit integer holds 18).
+MAX_NUMBER_DIGITS = 18
+
+
+def whole_number(value: object, *, digits: int = MAX_NUMBER_DIGITS) -> int | None:
+    """The whole number a page sent (form field, posted or queried id), or None."""
+    text = str(value if value is not None else "").strip()
+    digits_only = text.removeprefix("-")
+    if digits_only.isascii() and digits_only.isdigit() and len(digits_only) <= digits:
+        return int(text)
+    return None
+
+
+class WholeNumberField(forms.IntegerField):
+    """A form's number input, read by `whole_number` (the range is the service's to say)."""
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        number = whole_number(value)
+        if number is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return number
 
 
 class PageForm(forms.Form):

@@ -25,7 +25,16 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api.common import TournamentScoped, errors, valid
+from tournaments.api.common import (
+    NoBody,
+    StrictCharField,
+    StrictChoiceField,
+    StrictInput,
+    StrictIntegerField,
+    TournamentScoped,
+    errors,
+    valid,
+)
 
 from ..models import Game, Penalty, RackEntry, Result
 from ..selectors import games_shown, results_shown, visible_game, visible_penalty, with_result_flag
@@ -63,9 +72,9 @@ class ResultOutSerializer(serializers.Serializer):
     confirmed_at = serializers.DateTimeField(allow_null=True)
 
 
-class RackInSerializer(serializers.Serializer):
-    player = serializers.IntegerField(help_text="Player id (not the start number).")
-    tiles = serializers.CharField(
+class RackInSerializer(StrictInput):
+    player = StrictIntegerField(help_text="Player id (not the start number).")
+    tiles = StrictCharField(
         required=False,
         allow_null=True,
         allow_blank=True,
@@ -74,19 +83,19 @@ class RackInSerializer(serializers.Serializer):
         help_text='The rack in tile notation (RULES.md §1), e.g. `R4 B10 J`; `""` is an '
         "empty rack. Either `tiles` or `points`.",
     )
-    points = serializers.IntegerField(
+    points = StrictIntegerField(
         required=False, allow_null=True, help_text="Rack value, when entered by totals."
     )
-    tile_count = serializers.IntegerField(
+    tile_count = StrictIntegerField(
         required=False,
         allow_null=True,
         help_text="Tiles on the rack; required when the rules decide pool-exhausted games "
         "by tile count.",
     )
-    jokers = serializers.IntegerField(
+    jokers = StrictIntegerField(
         required=False, allow_null=True, help_text="How many of the points are jokers (0-2)."
     )
-    no_meld = serializers.ChoiceField(
+    no_meld = StrictChoiceField(
         choices=RackEntry.NoMeld.choices,
         required=False,
         allow_null=True,
@@ -94,12 +103,12 @@ class RackInSerializer(serializers.Serializer):
     )
 
 
-class ResultInSerializer(serializers.Serializer):
-    based_on = serializers.IntegerField(
+class ResultInSerializer(StrictInput):
+    based_on = StrictIntegerField(
         help_text="The version this entry replaces (0 for the first); not the latest → 409."
     )
-    end = serializers.ChoiceField(choices=Result.End.choices)
-    winner = serializers.IntegerField(
+    end = StrictChoiceField(choices=Result.End.choices)
+    winner = StrictIntegerField(
         required=False,
         allow_null=True,
         help_text="Player id; required for `rummikub`, computed for `pool_exhausted` (if "
@@ -120,15 +129,15 @@ class PenaltyOutSerializer(serializers.Serializer):
     voided = serializers.BooleanField(help_text="Voided penalties stay in the history.")
 
 
-class PenaltyInSerializer(serializers.Serializer):
-    player = serializers.IntegerField(help_text="Player id; must be seated at this table.")
-    kind = serializers.ChoiceField(choices=Penalty.Kind.choices)
-    points = serializers.IntegerField(
+class PenaltyInSerializer(StrictInput):
+    player = StrictIntegerField(help_text="Player id; must be seated at this table.")
+    kind = StrictChoiceField(choices=Penalty.Kind.choices)
+    points = StrictIntegerField(
         required=False,
         allow_null=True,
         help_text="Sanctions only: points (> 0) taken off the player's score in this game.",
     )
-    note = serializers.CharField(
+    note = StrictCharField(
         required=False, allow_blank=True, allow_null=True, help_text="Up to 300 characters."
     )
 
@@ -262,7 +271,7 @@ class IntegerFilter(filters.Filter):
     field_class = forms.IntegerField
 
 
-class StrictBooleanField(forms.NullBooleanField):
+class TrueFalseQueryField(forms.NullBooleanField):
     """`true`/`false` (or 1/0); anything else is a 400, not silently no filter at all."""
 
     def to_python(self, value: Any) -> bool | None:
@@ -280,7 +289,7 @@ class StrictBooleanField(forms.NullBooleanField):
 
 
 class StrictBooleanFilter(filters.BooleanFilter):
-    field_class = StrictBooleanField
+    field_class = TrueFalseQueryField
 
 
 class GameFilter(filters.FilterSet):
@@ -447,6 +456,7 @@ class ResultConfirmView(GameScoped, APIView):
     )
     def post(self, request: Any, pk: int, version: int) -> Response:
         game = self.game
+        valid(NoBody, request.data)  # a body, if any, must be empty
         result = game.results.filter(version=version).first()
         if result is None:
             raise Http404("No such version.")

@@ -14,7 +14,15 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api.common import RawJSONField, TournamentScoped, errors, valid
+from tournaments.api.common import (
+    RawJSONField,
+    StrictChoiceField,
+    StrictInput,
+    StrictIntegerField,
+    TournamentScoped,
+    errors,
+    valid,
+)
 from tournaments.models import Round, Tournament
 
 from ..models import Table
@@ -76,14 +84,14 @@ class RoundOut(serializers.Serializer):
     quality = RawJSONField(schema=QUALITY_SCHEMA)
 
 
-class RoundIn(serializers.Serializer):
-    method = serializers.ChoiceField(
+class RoundIn(StrictInput):
+    method = StrictChoiceField(
         choices=Round.Method.choices,
         help_text="`manual` (give `tables`), `random` (fewest repeat meetings), `swiss` "
         "(by current standings) or `plan` (a planned schedule).",
     )
     tables = RawJSONField(schema=TABLES_SCHEMA, required=False, allow_null=True)
-    seed = serializers.IntegerField(
+    seed = StrictIntegerField(
         required=False,
         allow_null=True,
         help_text="For the drawn methods: the seed of the draw, to repeat a seating exactly; "

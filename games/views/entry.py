@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring.errors import RuleError
 from scoring.tiles import check_availability, joker_count, parse_tiles, rack_face_value
 from tournaments.models import Tournament
-from tournaments.web import add_rule_errors, tournament_context, tournament_page
+from tournaments.web import add_rule_errors, tournament_context, tournament_page, whole_number
 
 from ..forms import GameEntry, PenaltyForm
 from ..models import Game, Penalty, Result, Table
@@ -45,13 +45,6 @@ def _table(tournament: Tournament, round_number: int, table_number: int) -> Tabl
         round__number=round_number,
         number=table_number,
     )
-
-
-def _posted_number(value: object) -> int | None:
-    """A number a form or query sends (a game number, a player or penalty id), or None
-    when it is not one: ASCII digits only, at most 18 (as the API's paths take them)."""
-    text = str(value or "")
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 
 
 def _table_url(tournament: Tournament, table: Table, game: Game | None = None) -> str:
@@ -75,9 +68,7 @@ def table_entry(
     games = list(table_series(table_))
     bound: dict[int, dict[str, Any]] = {}  # game number -> forms to show with their input
     if request.method == "POST":
-        game = next(
-            (g for g in games if g.number == _posted_number(request.POST.get("game"))), None
-        )
+        game = next((g for g in games if g.number == whole_number(request.POST.get("game"))), None)
         action = ACTIONS.get(request.POST.get("action", ""))
         if game is None or action is None:
             raise Http404("No such game or action.")
@@ -139,7 +130,12 @@ def _submit_result(
     try:
         result = result_submit(game=game, by=request.user, **entry.payload())
     except ResultConflict as conflict:
-        newest = game.results.select_related("submitted_by").get(version=conflict.current_version)
+        # None when the game has no result at all (the page sent a made-up version).
+        newest = (
+            game.results.select_related("submitted_by")
+            .filter(version=conflict.current_version)
+            .first()
+        )
         return None, {
             "entry": entry.rebased(request.POST, conflict.current_version),
             "conflict": {"error": conflict, "newest": newest},
@@ -172,7 +168,7 @@ def _record_penalty(
 def _void_penalty(
     request: HttpRequest, tournament: Tournament, table: Table, game: Game, seats: list
 ) -> tuple[HttpResponse | None, dict[str, Any]]:
-    penalty = get_object_or_404(game.penalties, pk=_posted_number(request.POST.get("penalty")) or 0)
+    penalty = get_object_or_404(game.penalties, pk=whole_number(request.POST.get("penalty")) or 0)
     try:
         penalty_void(penalty=penalty, by=request.user)
     except RuleError as error:
@@ -209,7 +205,7 @@ def table_timer(
             "game__number", flat=True
         )
     )
-    wanted = _posted_number(request.GET.get("game"))
+    wanted = whole_number(request.GET.get("game"))
     game = next((g for g in games if g.number == wanted), None) or next(
         (g for g in games if g.number not in done), games[-1] if games else None
     )
@@ -254,7 +250,7 @@ def timeout_record(
         penalty = penalty_record(
             game=game_,
             by=request.user,
-            player=_posted_number(request.POST.get("player")),
+            player=whole_number(request.POST.get("player")),
             kind="timeout",
         )
     except RuleError as error:

@@ -18,7 +18,15 @@ from rest_framework.views import APIView
 from ..models import Player
 from ..services import players as services
 from ..services.validation import max_length_of
-from .common import TournamentScoped, errors, valid
+from .common import (
+    StrictCharField,
+    StrictChoiceField,
+    StrictInput,
+    StrictIntegerField,
+    TournamentScoped,
+    errors,
+    valid,
+)
 
 # --- players --------------------------------------------------------------------------------
 
@@ -32,24 +40,22 @@ class PlayerOut(serializers.Serializer):
     status = serializers.ChoiceField(choices=Player.Status.choices)
 
 
-class PlayerIn(serializers.Serializer):
-    name = serializers.CharField(help_text=f"Up to {max_length_of(Player, 'name')} characters.")
-    club = serializers.CharField(required=False, allow_blank=True, allow_null=True)
-    rating = serializers.IntegerField(
-        required=False, allow_null=True, help_text="0 to 10000, or null."
-    )
+class PlayerIn(StrictInput):
+    name = StrictCharField(help_text=f"Up to {max_length_of(Player, 'name')} characters.")
+    club = StrictCharField(required=False, allow_blank=True, allow_null=True)
+    rating = StrictIntegerField(required=False, allow_null=True, help_text="0 to 10000, or null.")
 
 
 class PlayerUpdateIn(PlayerIn):
-    name = serializers.CharField(required=False)
-    status = serializers.ChoiceField(
+    name = StrictCharField(required=False)
+    status = StrictChoiceField(
         choices=Player.Status.choices,
         required=False,
         help_text="`withdrawn` keeps the player's games but seats them no more.",
     )
 
 
-class PlayerImportIn(serializers.Serializer):
+class PlayerImportIn(StrictInput):
     file = serializers.FileField(help_text="CSV, UTF-8, header row `name,club,rating`.")
 
 

@@ -26,7 +26,18 @@ from ..models import StaffMember, Tournament
 from ..selectors import tournaments_visible_to
 from ..services import tournaments as services
 from ..services.validation import max_length_of
-from .common import RawJSONField, TournamentScoped, errors, valid
+from .common import (
+    RawJSONField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictChoiceField,
+    StrictDateField,
+    StrictInput,
+    StrictIntegerField,
+    TournamentScoped,
+    errors,
+    valid,
+)
 
 # --- schema pieces ------------------------------------------------------------------------
 
@@ -103,40 +114,40 @@ class TournamentOut(serializers.Serializer):
     results_version = serializers.IntegerField()
 
 
-class TournamentIn(serializers.Serializer):
-    name = serializers.CharField(
+class TournamentIn(StrictInput):
+    name = StrictCharField(
         help_text=f"Required; up to {max_length_of(Tournament, 'name')} characters."
     )
-    slug = serializers.CharField(
+    slug = StrictCharField(
         required=False,
         allow_blank=True,
         help_text="Lowercase letters, digits and hyphens; derived from the name when absent.",
     )
-    starts_on = serializers.DateField(required=False, allow_null=True)
-    preset = serializers.ChoiceField(choices=PRESET_NAMES, required=False, allow_null=True)
+    starts_on = StrictDateField(required=False, allow_null=True)
+    preset = StrictChoiceField(choices=PRESET_NAMES, required=False, allow_null=True)
     rules = RawJSONField(schema=RULES_OVERRIDES_SCHEMA, required=False, allow_null=True)
     ranking = RawJSONField(schema=RANKING_SCHEMA, required=False, allow_null=True)
-    table_size = serializers.IntegerField(
+    table_size = StrictIntegerField(
         required=False,
         allow_null=True,
         help_text=f"{MIN_TABLE_SIZE} to {MAX_TABLE_SIZE} "
         f"(default {MAX_TABLE_SIZE}; 2 under `mso`).",
     )
-    games_per_table = serializers.IntegerField(
+    games_per_table = StrictIntegerField(
         required=False, allow_null=True, help_text="1 to 12; null = one game per seated player."
     )
-    rounds_planned = serializers.IntegerField(required=False, allow_null=True)
-    target_score = serializers.IntegerField(required=False, allow_null=True)
-    results_need_confirmation = serializers.BooleanField(required=False)
-    public = serializers.BooleanField(required=False)
+    rounds_planned = StrictIntegerField(required=False, allow_null=True)
+    target_score = StrictIntegerField(required=False, allow_null=True)
+    results_need_confirmation = StrictBooleanField(required=False)
+    public = StrictBooleanField(required=False)
 
 
 class TournamentUpdateIn(TournamentIn):
-    name = serializers.CharField(required=False)
-    slug = serializers.CharField(
+    name = StrictCharField(required=False)
+    slug = StrictCharField(
         required=False, allow_blank=True, help_text="Cannot change: sending it is a 400."
     )
-    status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
+    status = StrictChoiceField(choices=Tournament.Status.choices, required=False)
 
 
 TOURNAMENT_EXAMPLE = {
@@ -292,9 +303,9 @@ class TournamentDetailView(TournamentScoped, APIView):
 # --- staff ----------------------------------------------------------------------------------
 
 
-class StaffIn(serializers.Serializer):
-    username = serializers.CharField()
-    role = serializers.ChoiceField(choices=StaffMember.Role.choices)
+class StaffIn(StrictInput):
+    username = StrictCharField()
+    role = StrictChoiceField(choices=StaffMember.Role.choices)
 
 
 class StaffOut(serializers.Serializer):
