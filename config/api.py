@@ -273,7 +273,7 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
     """Documented error answers for `extend_schema(responses=...)`."""
     meaning = {
         400: "Bad input; the body names each wrong field.",
-        401: "Credentials are needed (`Authorization: Token ...`).",
+        401: "Credentials are needed (`Authorization: Token ...`), or the token expired.",
         403: "The user has no role that allows this.",
         404: "Unknown, or a private tournament the user has no role in.",
         409: "Stale `based_on`; the body names `current_version`.",
