@@ -230,6 +230,11 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# GET /health/ answers 503 once some tournament's standings have been stale for longer than
+# this (seconds): no worker is catching up. The periodic repair runs every
+# STANDINGS_REPAIR_SECONDS, so this should be several times that.
+HEALTH_STALE_SECONDS = env_int("HEALTH_STALE_SECONDS", 300)
+
 # The cache holds throttling counters and the "a recompute is already queued" marks; with
 # Redis configured it is shared by every web process and worker (see redis_cache above for
 # what happens when that Redis is down).
@@ -307,6 +312,8 @@ SPECTACULAR_SETTINGS = {
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # Load balancers probe the health check over plain HTTP, straight at gunicorn.
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

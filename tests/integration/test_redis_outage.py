@@ -3,7 +3,8 @@
 A private `redis-server` serves as both the cache and the Celery broker of this process
 and of a real worker (with its beat schedule repairing stale standings every second).
 While it is down, reads and result entry through the API still work and the standings are
-marked stale; once it is back on the same port, the worker catches up on its own.
+marked stale, and /health/ says "degraded" (200); once it is back on the same port, the
+worker catches up on its own.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import time
 
 import pytest
 import redis
+from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -90,6 +92,11 @@ def test_redis_outage_keeps_the_api_up_and_standings_catch_up(
         tournament.refresh_from_db()
         assert latest_standings(tournament).computed_version < tournament.results_version
         assert tournament.pk in stale_tournament_ids()
+        health = Client().get("/health/")
+        assert health.status_code == 200  # degraded, not failing: keep sending traffic
+        assert health.json()["status"] == "degraded"
+        assert (health.json()["cache"], health.json()["broker"]) == ("down", "down")
+        assert health.json()["stale_standings"]["tournaments"] == 1
 
         private_redis.start()  # same port, empty: the failed enqueue is gone for good
         reached, seconds = wait_for(lambda: current(tournament), timeout=15)
@@ -97,6 +104,8 @@ def test_redis_outage_keeps_the_api_up_and_standings_catch_up(
         standings = APIClient().get(f"/api/v1/tournaments/{tournament.slug}/standings/").json()
         assert standings["stale"] is False
         assert sum(row["metrics"]["games_won"] for row in standings["rows"]) == 2
+        health = Client().get("/health/").json()
+        assert (health["status"], health["stale_standings"]["tournaments"]) == ("ok", 0)
 
         # The throttles count in Redis again.
         shared = redis.Redis(port=private_redis.port)
