@@ -28,6 +28,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
+from config.fallback_cache import throttle_cache
 from scoring.errors import NON_FIELD_ERRORS, Conflict, RuleError, as_error_dict
 
 # --- errors -----------------------------------------------------------------------------
@@ -119,7 +120,12 @@ class StrictJSONParser(JSONParser):
 
 class _RatesFromSettings(SimpleRateThrottle):
     """DRF binds the rates when the class is defined; read them per request instead, so
-    `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]` (and a test's override) always counts."""
+    `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]` (and a test's override) always counts.
+
+    The counters live in the shared cache, or in a per-process stand-in while that cache
+    is unreachable: a dead Redis must not turn every API request into a 500."""
+
+    cache = throttle_cache
 
     def get_rate(self) -> str | None:
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)

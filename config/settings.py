@@ -5,6 +5,7 @@ Defaults run on a laptop with nothing installed (SQLite, jobs in-process). Produ
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -27,6 +28,19 @@ def env_list(name: str, default: str = "") -> list[str]:
 def env_int(name: str, default: int) -> int:
     value = os.environ.get(name)
     return int(value) if value else default
+
+
+def redis_cache(url: str) -> dict:
+    """A Redis cache that gives up quickly: Redis answers in well under a millisecond
+    when it is well, so a second without an answer means it is down or hung. The API's
+    throttles then count in a per-process stand-in (config.fallback_cache) and the
+    standings service enqueues without its "already queued" mark, instead of failing."""
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": "rummitab",
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
+    }
 
 
 DEBUG = env_bool("DEBUG", True)
@@ -56,6 +70,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "simple_history",
+    "axes",
     "tournaments",
     "games",
 ]
@@ -70,6 +85,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the "paused" page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -135,6 +152,39 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# Password guessing (django-axes; the policy is explained in config/login_guard.py). Failed
+# sign-ins at the site's form, the admin's and POST /api/v1/auth/token/ are counted in the
+# database. A username is locked after LOGIN_FAILURE_LIMIT failures from anywhere; an
+# address only after LOGIN_ADDRESS_FAILURE_LIMIT failures against usernames not locked yet
+# (0: never), because a whole club often signs in from one NAT address and must not be
+# locked out because one member forgot a password. Locks last LOGIN_COOLOFF_MINUTES after
+# the last counted failure (0: until an administrator unlocks).
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 100)
+LOGIN_COOLOFF_MINUTES = env_int("LOGIN_COOLOFF_MINUTES", 15)
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out sign-in
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "config.login_guard.LoginGuardHandler"
+AXES_LOCKOUT_PARAMETERS = ["username"]  # the address limit is the handler's own
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_COOLOFF_MINUTES) if LOGIN_COOLOFF_MINUTES else None
+# Attempts at a locked username are refused without being counted: hammering neither
+# extends the lock nor adds up to the address limit.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "config.login_guard.client_address"  # as the API throttles see it
+AXES_LOCKOUT_CALLABLE = "config.login_guard.lockout_response"
+# Failures are kept only as long as they count; successful sign-ins are not logged.
+AXES_DISABLE_ACCESS_LOG = True
+SILENCED_SYSTEM_CHECKS = [
+    # "AXES_LOCKOUT_PARAMETERS does not contain 'ip_address'": the per-address limit is
+    # LoginGuardHandler's own (a higher one, see above), and the username lock does not
+    # depend on the user agent or cookies that the warning is about.
+    "axes.W006",
+]
+
 # Background jobs: a Redis broker when one is configured; otherwise tasks run in-process
 # (after the transaction commits) so a laptop needs nothing else.
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -179,25 +229,31 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# GET /health/ answers 503 once some tournament's standings have been stale for longer than
+# this (seconds): no worker is catching up. The periodic repair runs every
+# STANDINGS_REPAIR_SECONDS, so this should be several times that.
+HEALTH_STALE_SECONDS = env_int("HEALTH_STALE_SECONDS", 300)
+
 # The cache holds throttling counters and the "a recompute is already queued" marks; with
-# Redis configured it is shared by every web process and worker.
+# Redis configured it is shared by every web process and worker (see redis_cache above for
+# what happens when that Redis is down).
+CACHE_URL = os.environ.get("CACHE_URL", REDIS_URL)
 CACHES = {
     "default": (
-        {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": os.environ.get("CACHE_URL", REDIS_URL),
-            "KEY_PREFIX": "rummitab",
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
-        }
-        if os.environ.get("CACHE_URL", REDIS_URL)
+        redis_cache(CACHE_URL)
+        if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
 
+# API tokens are good for this many days from when they were issued (0: for ever); then
+# requests with one answer 401 ("expired") and POST /api/v1/auth/token/ issues a new one.
+API_TOKEN_DAYS = env_int("API_TOKEN_DAYS", 30)
+
 REST_FRAMEWORK = {
     # Token first: a request without credentials then gets 401 + WWW-Authenticate, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "config.tokens.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -229,7 +285,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Tournament tab system for Rummikub clubs. Sign in with `POST /api/v1/auth/token/` "
         "and send `Authorization: Token <token>`. Anonymous users read public tournaments; "
-        "organisers change their tournaments; scorekeepers enter results and penalties."
+        "organisers change their tournaments; scorekeepers enter results and penalties. "
+        "A token lasts `API_TOKEN_DAYS` days (30 by default) and `DELETE "
+        "/api/v1/auth/token/` revokes it."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -253,6 +311,8 @@ SPECTACULAR_SETTINGS = {
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # Load balancers probe the health check over plain HTTP, straight at gunicorn.
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

@@ -36,7 +36,7 @@ def worker_environment(redis_url: str, **extra: str) -> dict[str, str]:
 class Worker:
     """A Celery worker in its own process group, stopped and reaped at the end."""
 
-    def __init__(self, app_module: str, env: dict[str, str], log: Path):
+    def __init__(self, app_module: str, env: dict[str, str], log: Path, *extra_args: str):
         self.log = log
         self.process = subprocess.Popen(
             [
@@ -56,6 +56,7 @@ class Worker:
                 "--without-mingle",
                 "-n",
                 f"it-{os.getpid()}@%h",
+                *extra_args,
             ],
             cwd=ROOT,
             env=env,

@@ -197,7 +197,7 @@ class RawJSONFieldExtension(OpenApiSerializerFieldExtension):
 
 ERROR_MEANINGS = {
     400: "Bad input; the body names each wrong field.",
-    401: "Credentials are needed (`Authorization: Token ...`).",
+    401: "Credentials are needed (`Authorization: Token ...`), or the token expired.",
     403: "The user has no role that allows this.",
     404: "Unknown, or a private tournament the user has no role in.",
     409: "Stale `based_on`; the body names `current_version`.",
