@@ -234,6 +234,10 @@ CELERY_BEAT_SCHEDULE = {
 # STANDINGS_REPAIR_SECONDS, so this should be several times that.
 HEALTH_STALE_SECONDS = env_int("HEALTH_STALE_SECONDS", 300)
 
+# A CSV import registers its players in one request: a file of more rows is refused before
+# any row is checked, so an import stays well inside the web worker's timeout.
+CSV_IMPORT_MAX_ROWS = env_int("CSV_IMPORT_MAX_ROWS", 2000)
+
 # The cache holds throttling counters and the "a recompute is already queued" marks; with
 # Redis configured it is shared by every web process and worker (see redis_cache above for
 # what happens when that Redis is down).

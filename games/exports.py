@@ -6,16 +6,15 @@ Terms:
   metric the snapshot holds, in the order of `scoring.standings.METRICS`.
 * results CSV — one row per rack of every confirmed result; `score` is the game score
   before sanction points and `sanction` what comes off it.
+
+Both are written by `tournaments.csv_files.csv_text`: a BOM first, formula cells
+neutralised, numbers (negative scores too) left numbers.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Iterable
-from typing import Any
-
 from scoring.standings import METRICS
+from tournaments.csv_files import csv_text
 from tournaments.models import Tournament
 
 from .models import Seat
@@ -27,14 +26,6 @@ RESULTS_COLUMNS = (
     "tiles", "points", "tile_count", "jokers", "no_meld", "charge", "score", "sanction",
     "winner", "submitted_by", "confirmed_by",
 )  # fmt: skip
-
-
-def _csv(header: Iterable[str], rows: Iterable[Iterable[Any]]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return out.getvalue()
 
 
 def standings_metric_keys(table: StandingsTable) -> list[str]:
@@ -58,7 +49,7 @@ def standings_csv(table: StandingsTable) -> str:
         ]
         for row in table.rows
     )
-    return _csv([*STANDINGS_PLAYER_COLUMNS, *keys], rows)
+    return csv_text([*STANDINGS_PLAYER_COLUMNS, *keys], rows)
 
 
 def results_csv(tournament: Tournament) -> str:
@@ -81,4 +72,4 @@ def results_csv(tournament: Tournament) -> str:
         ]
         for rack in confirmed_racks(tournament)
     )  # fmt: skip
-    return _csv(RESULTS_COLUMNS, rows)
+    return csv_text(RESULTS_COLUMNS, rows)

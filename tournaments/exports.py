@@ -2,23 +2,21 @@
 
 Terms:
 * players CSV — one header row, then one row per player by start number: `number, name,
-  club, rating, status` (the import reads `name, club, rating` back).
+  club, rating, status` (the import reads `name, club, rating` back). Written like every
+  export by `csv_files.csv_text`: a BOM first, formula cells neutralised.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-
+from .csv_files import csv_text
 from .models import Tournament
 
 PLAYER_COLUMNS = ("number", "name", "club", "rating", "status")
 
 
 def players_csv(tournament: Tournament) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(PLAYER_COLUMNS)
-    for player in tournament.players.order_by("number"):
-        writer.writerow([player.number, player.name, player.club, player.rating, player.status])
-    return out.getvalue()
+    rows = (
+        [player.number, player.name, player.club, player.rating, player.status]
+        for player in tournament.players.order_by("number")
+    )
+    return csv_text(PLAYER_COLUMNS, rows)

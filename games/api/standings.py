@@ -132,15 +132,17 @@ class StandingsCSVView(TournamentScoped, APIView):
         tags=["standings"],
         summary="Download the standings as CSV",
         description="The same table as `GET standings/`: a header row `rank, player_id, "
-        "number, name, club, status`, then the ranking metrics and the other metrics.",
+        "number, name, club, status`, then the ranking metrics and the other metrics. "
+        "UTF-8 with a BOM, rows end in CRLF; a text cell starting with `=` `+` `-` `@`, tab "
+        "or CR gets a leading `'` so a spreadsheet does not run it (numbers stay numbers).",
         responses={
             (200, "text/csv"): OpenApiResponse(
                 OpenApiTypes.STR,
                 examples=[
                     OpenApiExample(
                         "CSV",
-                        value="rank,player_id,number,name,club,status,games_won,score\n"
-                        "1,11,1,Ada Peretz,Haifa RC,active,3,120\n",
+                        value="rank,player_id,number,name,club,status,games_won,score\r\n"
+                        "1,11,1,Ada Peretz,Haifa RC,active,3,120\r\n",
                     )
                 ],
             ),

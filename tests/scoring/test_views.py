@@ -36,7 +36,7 @@ def test_standings_csv_is_the_same_file_on_the_page_and_in_the_api(as_user, play
     page = as_user("anon").get(reverse("standings-csv", kwargs={"slug": played.slug}))
     api = as_user("anon").get(reverse("api-standings-csv", kwargs={"slug": played.slug}))
     assert page.content == api.content
-    lines = page.content.decode().splitlines()
+    lines = page.content.decode("utf-8-sig").splitlines()
     header = lines[0].split(",")
     # Player id first, then the ranking's metrics in order, then every other metric.
     assert header[:8] == [

@@ -172,7 +172,7 @@ def test_withdraw_player_keeps_history(alice):
 def test_import_csv_registers_every_row(alice):
     t = tournament_create(by=alice, name="Open")
     data = b"name,club,rating\nAda,Haifa,1700\nBram,,\n\nChana,Utrecht,1500\n"
-    players = players_import_csv(tournament=t, by=alice, data=data)
+    players = players_import_csv(tournament=t, by=alice, data=data).players
     assert [(p.number, p.name, p.club, p.rating) for p in players] == [
         (1, "Ada", "Haifa", 1700),
         (2, "Bram", "", None),

@@ -287,7 +287,8 @@ def test_withdraw_and_reinstate(as_user, club):
 
 def test_players_csv(as_user, club):
     response = as_user("alice").get(url("tournament-players-csv", club))
-    lines = response.content.decode().splitlines()
+    assert response.content.startswith("\ufeff".encode())  # the BOM Excel needs
+    lines = response.content.decode("utf-8-sig").splitlines()
     assert lines[0] == "number,name,club,rating,status"
     assert lines[1].startswith("1,Player 1,Club 0,1500,active")
     assert len(lines) == 9

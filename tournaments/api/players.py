@@ -8,7 +8,12 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import Http404
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -53,6 +58,9 @@ class PlayerUpdateIn(PlayerIn):
         required=False,
         help_text="`withdrawn` keeps the player's games but seats them no more.",
     )
+
+
+DELIMITER_HEADER = "X-CSV-Delimiter"
 
 
 class PlayerImportIn(StrictInput):
@@ -169,10 +177,23 @@ class PlayerImportView(TournamentScoped, APIView):
         tags=["players"],
         summary="Import players from CSV",
         description="Organisers only. A CSV file (`name,club,rating`, header row first, "
-        "UTF-8, at most 1 MiB) as multipart field `file`. All rows are registered or none; "
+        "UTF-8, at most 1 MiB and `CSV_IMPORT_MAX_ROWS` rows, cells separated by `,` `;` or "
+        "tab, as the header row shows) as multipart field `file`. All rows are registered or "
+        "none; the response header `X-CSV-Delimiter` says which delimiter was read (`comma`, "
+        "`semicolon` or `tab`); "
         'errors name the line, e.g. `{"file": ["line 4: rating \'abc\' must be a whole '
         'number."]}`.',
         request={"multipart/form-data": PlayerImportIn},
+        parameters=[
+            OpenApiParameter(
+                DELIMITER_HEADER,
+                str,
+                OpenApiParameter.HEADER,
+                response=[201],
+                enum=["comma", "semicolon", "tab"],
+                description="The delimiter the file was read with.",
+            )
+        ],
         responses={201: PlayerOut(many=True), **errors(400, 401, 403, 404)},
         examples=[
             OpenApiExample("Imported", value=[PLAYER_EXAMPLE], response_only=True),
@@ -189,5 +210,10 @@ class PlayerImportView(TournamentScoped, APIView):
         upload = valid(PlayerImportIn, request.data)["file"]
         # Read one byte past the limit: enough for the service to refuse it, never more.
         data = upload.read(services.MAX_CSV_BYTES + 1)
-        players = services.players_import_csv(tournament=tournament, by=request.user, data=data)
-        return Response(PlayerOut(players, many=True).data, status=status.HTTP_201_CREATED)
+        imported = services.players_import_csv(tournament=tournament, by=request.user, data=data)
+        return Response(
+            PlayerOut(imported.players, many=True).data,
+            status=status.HTTP_201_CREATED,
+            # The body stays the list of players; how the file was read goes in a header.
+            headers={DELIMITER_HEADER: imported.delimiter_name},
+        )

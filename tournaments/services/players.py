@@ -2,7 +2,9 @@
 transaction, refused first to anyone but the tournament's organisers.
 
 Errors name the field, or for a CSV the line: "line 4: rating 'abc' must be a whole
-number."; a CSV is imported whole or not at all.
+number."; a CSV is imported whole or not at all, in bulk (one insert for the players, one
+for their history rows), and at most `settings.CSV_IMPORT_MAX_ROWS` rows at a time. Its
+delimiter (`,` `;` or tab, `tournaments.csv_files`) is read off the header row.
 
 Not checked here: who sits where (the draw, `games.services.rounds`).
 """
@@ -12,13 +14,17 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
+from simple_history.utils import bulk_create_with_history
 
 from scoring.errors import RuleError, RuleErrors, raise_all
 
+from ..csv_files import BOM, DELIMITERS, header_delimiter
 from ..events import results_changed
 from ..models import Player, Tournament
 from ..permissions import User, require
@@ -35,6 +41,8 @@ from .validation import (
 MAX_CSV_BYTES = 1024 * 1024
 MAX_RATING = 10_000
 CSV_COLUMNS = ("name", "club", "rating")
+# Rows per INSERT statement of an import: well inside any driver's parameter limit.
+IMPORT_BATCH = 1000
 UPDATABLE = {"name", "club", "rating", "status"}
 
 
@@ -109,29 +117,51 @@ def player_update(*, player: Player, by: User, **changes: Any) -> Player:
 
 def _decode_csv(data: bytes | str) -> str:
     if isinstance(data, str):
-        return data
+        return data.removeprefix(BOM)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise RuleError("file", "is not UTF-8 text; save the spreadsheet as CSV UTF-8.") from None
 
 
-def _csv_table(data: bytes | str) -> tuple[list[str], list[list[str]]]:
-    """The header (lower case) and the rows of a player CSV; the header must be right."""
+@dataclass(frozen=True)
+class CSVTable:
+    """A player CSV read but not yet checked row by row."""
+
+    header: list[str]  # lower case
+    lines: list[tuple[int, list[str]]]  # (line number, cells) of every non-blank row
+    delimiter: str
+
+
+def _csv_table(data: bytes | str) -> CSVTable:
+    """The header and rows of a player CSV; the size, the row count and the header must be
+    right before any row is looked at."""
     if len(data) > MAX_CSV_BYTES:
         raise RuleError("file", f"is larger than {MAX_CSV_BYTES // 1024} KiB.")
-    reader = csv.reader(io.StringIO(_decode_csv(data)))
+    text = _decode_csv(data)
+    delimiter = header_delimiter(text)
+    limit = settings.CSV_IMPORT_MAX_ROWS
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    header: list[str] | None = None
+    lines: list[tuple[int, list[str]]] = []
     try:
-        table = list(reader)
+        for cells in reader:
+            if header is None:
+                header = [h.strip().lower() for h in cells]
+            elif any(cell.strip() for cell in cells):  # blank lines are harmless
+                if len(lines) == limit:
+                    raise RuleError(
+                        "file", f"has more than {limit} player rows; import at most {limit}."
+                    )
+                lines.append((reader.line_num, cells))
     except csv.Error as error:  # e.g. a cell longer than the csv module allows
         raise RuleError("file", f"line {reader.line_num}: {error}.") from None
-    header = [h.strip().lower() for h in (table[0] if table else [])]
-    if "name" not in header:
+    if not header or "name" not in header:
         raise RuleError("file", "line 1: the header row must name the columns name,club,rating.")
     unknown = [h for h in header if h not in CSV_COLUMNS]
     if unknown:
         raise RuleError("file", f"line 1: unknown column '{unknown[0]}'; use name,club,rating.")
-    return header, table[1:]
+    return CSVTable(header, lines, delimiter)
 
 
 def _csv_row(line: int, header: list[str], cells: list[str]) -> dict[str, Any]:
@@ -152,27 +182,41 @@ def _csv_row(line: int, header: list[str], cells: list[str]) -> dict[str, Any]:
         ) from None
 
 
+@dataclass(frozen=True)
+class PlayersImport:
+    """What an import registered, and the delimiter it read the file with."""
+
+    players: list[Player]
+    delimiter: str
+
+    @property
+    def delimiter_name(self) -> str:
+        """ "comma", "semicolon" or "tab"."""
+        return DELIMITERS[self.delimiter]
+
+
 @transaction.atomic
-def players_import_csv(*, tournament: Tournament, by: User, data: bytes | str) -> list[Player]:
+def players_import_csv(*, tournament: Tournament, by: User, data: bytes | str) -> PlayersImport:
     """Register every row of a `name,club,rating` CSV (header row first) — all rows or none."""
     require(by, tournament, "organise")
-    header, lines = _csv_table(data)
+    table = _csv_table(data)
     rows: list[dict[str, Any]] = []
     errors: list[RuleError] = []
-    for line, cells in enumerate(lines, start=2):
-        if any(cell.strip() for cell in cells):  # blank lines are harmless
-            row = collect(errors, _csv_row, line, header, cells)
-            if row is not None:
-                rows.append(row)
+    for line, cells in table.lines:
+        row = collect(errors, _csv_row, line, table.header, cells)
+        if row is not None:
+            rows.append(row)
     if not rows and not errors:
         errors.append(RuleError("file", "has no player rows."))
     raise_all(errors)
     numbers = _next_numbers(tournament, len(rows))
-    players = [
-        stamp_history_user(Player(tournament=tournament, number=n, **row), by)
-        for n, row in zip(numbers, rows, strict=True)
-    ]
-    for player in players:
-        player.save()
+    players = bulk_create_with_history(
+        [
+            stamp_history_user(Player(tournament=tournament, number=n, **row), by)
+            for n, row in zip(numbers, rows, strict=True)
+        ],
+        Player,
+        batch_size=IMPORT_BATCH,
+    )
     results_changed(tournament)
-    return players
+    return PlayersImport(players=players, delimiter=table.delimiter)

@@ -158,7 +158,11 @@ def players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, f"{len(imported)} players imported.")
+            messages.success(
+                request,
+                f"{len(imported.players)} players imported "
+                f"(cells separated by {imported.delimiter_name}s).",
+            )
             return redirect("tournament-players", slug=tournament.slug)
     return _players_page(request, tournament, import_form=form)
 

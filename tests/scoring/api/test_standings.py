@@ -69,7 +69,7 @@ def test_the_csv_is_the_same_table(client_for, game, bob, tournament):
         assert response.status_code == 200, accept
         assert response["Content-Type"].startswith("text/csv")
         assert "attachment" in response["Content-Disposition"]
-        lines = list(csv.DictReader(io.StringIO(response.content.decode())))
+        lines = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
         assert len(lines) == len(table["rows"])
         for line, row in zip(lines, table["rows"], strict=True):
             assert int(line["rank"]) == row["rank"]
@@ -77,7 +77,7 @@ def test_the_csv_is_the_same_table(client_for, game, bob, tournament):
             assert line["name"] == row["player"]["name"]
             assert int(line["score"]) == row["metrics"]["score"]
             assert int(line["games_won"]) == row["metrics"]["games_won"]
-        header = response.content.decode().splitlines()[0].split(",")
+        header = response.content.decode("utf-8-sig").splitlines()[0].split(",")
         assert header[:8] == ["rank", "player_id", "number", "name", "club", "status",
                               "games_won", "score"]  # fmt: skip
 
@@ -88,7 +88,9 @@ def test_an_empty_tournament_has_standings_too(client_for, alice):
     assert (body["rows"], body["stale"]) == ([], False)
     csv_body = client_for("anon").get("/api/v1/tournaments/empty-cup/standings.csv")
     # No rows, so only the ranking's columns after the player's.
-    assert csv_body.content.decode() == "rank,player_id,number,name,club,status,games_won,score\n"
+    assert csv_body.content.decode() == (
+        "\ufeffrank,player_id,number,name,club,status,games_won,score\r\n"
+    )
 
 
 @pytest.mark.parametrize("who", PERSONAS)

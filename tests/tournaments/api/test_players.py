@@ -206,3 +206,30 @@ def test_import_refuses_a_huge_file(client_for, tournament):
     )
     assert response.status_code == 400
     assert "KiB" in response.json()["file"][0]
+
+
+# --- how the file was read, and how long it may be ---------------------------------------
+
+
+def test_the_api_says_which_delimiter_it_read_in_a_header(client_for, tournament):
+    data = b"name\tclub\nZoe\tHaifa\n"
+    response = client_for("alice").post(
+        PLAYERS + "import/", {"file": csv_file(data)}, format="multipart"
+    )
+    assert response.status_code == 201, response.json()
+    assert response["X-CSV-Delimiter"] == "tab"
+    body = response.json()
+    assert isinstance(body, list)  # API.md: the body is the list of players
+    assert [(p["name"], p["club"]) for p in body] == [("Zoe", "Haifa")]
+
+
+def test_the_api_answers_400_naming_file_over_the_limit(client_for, tournament, settings):
+    settings.CSV_IMPORT_MAX_ROWS = 2
+    before = tournament.players.count()
+    data = b"name\nA\nB\nC\n"
+    response = client_for("alice").post(
+        PLAYERS + "import/", {"file": csv_file(data)}, format="multipart"
+    )
+    assert response.status_code == 400
+    assert response.json() == {"file": ["has more than 2 player rows; import at most 2."]}
+    assert tournament.players.count() == before
