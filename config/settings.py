@@ -70,6 +70,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Innermost, so a page's blocked delete or deadlock becomes a 409 page, not a 500.
+    "config.middleware.ConflictPageMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

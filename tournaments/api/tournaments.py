@@ -264,8 +264,9 @@ class TournamentDetailView(TournamentScoped, APIView):
     @extend_schema(
         tags=["tournaments"],
         summary="Delete a tournament",
-        description="Organisers only; a tournament with entered results is kept (400).",
-        responses={204: None, **errors(400, 401, 403, 404)},
+        description="Organisers only; a tournament with entered results is kept (400). "
+        "Its rounds without results (tables, seats, games) are deleted with it.",
+        responses={204: None, **errors(400, 401, 403, 404, 409)},
         examples=[
             OpenApiExample(
                 "Has results",
