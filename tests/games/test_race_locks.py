@@ -71,9 +71,7 @@ def test_rules_change_racing_the_first_result_never_scores_under_old_rules(postg
         tournament = make_tournament(alice, name=f"Open {trial}", players=4)
         game = open_round(tournament, alice).tables.get().games.get(number=1)
         update, result = at_once(
-            lambda t=tournament: tournament_update(
-                tournament=t, by=alice, rules={"win_bonus": 50}
-            ),
+            lambda t=tournament: tournament_update(tournament=t, by=alice, rules={"win_bonus": 50}),
             lambda game=game: enter_rummikub(game, alice),
         )
         _no_database_errors([update, result], trial)

@@ -98,7 +98,10 @@ def test_scorekeeper_pages(as_user, club, name, kwargs, who, status):
 def test_private_tournament_staff_pages_are_404_for_a_signed_in_stranger(as_user, club):
     Tournament.objects.filter(pk=club.pk).update(public=False)
     assert as_user("mallory").get(url("tournament-edit", club)).status_code == 404
-    assert as_user("mallory").get(url("table-entry", club, round_number=1, table_number=1)).status_code == 404
+    assert (
+        as_user("mallory").get(url("table-entry", club, round_number=1, table_number=1)).status_code
+        == 404
+    )
 
 
 def test_anonymous_login_redirect_does_not_reveal_whether_a_tournament_exists(as_user):
@@ -404,7 +407,9 @@ def test_round_page_query_count_does_not_grow_with_the_round(
     round_ = open_round(seeded, alice)
     client = as_user("alice")
     with django_assert_max_num_queries(14):
-        assert client.get(url("round-detail", seeded, round_number=round_.number)).status_code == 200
+        assert (
+            client.get(url("round-detail", seeded, round_number=round_.number)).status_code == 200
+        )
 
 
 def test_round_exists_only_in_its_own_tournament(as_user, club, alice):

@@ -15,8 +15,8 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ..services import players as services
 from ..models import Player
+from ..services import players as services
 from .common import TournamentScoped, errors, valid
 
 # --- players --------------------------------------------------------------------------------

@@ -21,9 +21,9 @@ from rest_framework.views import APIView
 from scoring.rules import OPTIONS, PRESET_NAMES, PRESETS
 from scoring.standings import METRICS
 
-from ..services import tournaments as services
 from ..models import StaffMember, Tournament
 from ..selectors import tournaments_visible_to
+from ..services import tournaments as services
 from .common import RawJSONField, TournamentScoped, errors, valid
 
 # --- schema pieces ------------------------------------------------------------------------
