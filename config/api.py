@@ -7,7 +7,10 @@ Terms:
 * error mapping — the one place where domain errors become HTTP answers: a `RuleError`
   (or several, `RuleErrors`) is a 400 in DRF's field-error shape, a `Conflict` (a stale
   `based_on`) a 409 with its details (`current_version`), Django's `PermissionDenied`
-  (raised by the write services' `require`) a 403, a missing object a 404.
+  (raised by the write services' `require`) a 403, a missing object a 404; a delete that
+  rows still refer to (`ProtectedError`, a PROTECT foreign key) a 409 saying what blocks
+  it; a transaction PostgreSQL gave up because of a simultaneous one (deadlock 40P01,
+  serialization failure 40001 — see `conflict_message`) a 409 "try again".
 * read / write — safe methods read; everything else writes. Reading a tournament needs it
   to be public or a role in it (the lookups answer 404 otherwise, so a private tournament
   is invisible); writing needs a signed-in user (else 401, DRF's
@@ -16,11 +19,14 @@ Terms:
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import OperationalError
+from django.db.models import ProtectedError
 from rest_framework import exceptions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import JSONParser
@@ -32,6 +38,43 @@ from config.fallback_cache import throttle_cache
 from scoring.errors import NON_FIELD_ERRORS, Conflict, RuleError, as_error_dict
 
 # --- errors -----------------------------------------------------------------------------
+
+# PostgreSQL's SQLSTATEs for "one of two simultaneous transactions was given up".
+SERIALIZATION_FAILURES = {"40P01", "40001"}  # deadlock detected, serialization failure
+RETRY_MESSAGE = "a simultaneous change got in the way; nothing was saved — try again."
+
+
+def conflict_message(exc: BaseException) -> str | None:
+    """What to tell the user when the database refused a write that the request itself
+    cannot fix (a 409), else None: a delete blocked by rows that refer to the object, or
+    a transaction given up because of a simultaneous one.
+
+    The write services take their locks in one order (`games.services.locks`), so neither
+    a deadlock nor a serialization failure should happen; should one still (a lock taken
+    elsewhere, the admin, a future path), nothing was saved and doing it again is the
+    cure. Not retried here: the request's transaction is already gone, and a repeat must
+    be the user's choice (they see the new state first) — so a clear 409, never a 500.
+    """
+    if isinstance(exc, ProtectedError):
+        return protected_message(exc)
+    if isinstance(exc, OperationalError):
+        cause = exc.__cause__
+        code = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
+        if code in SERIALIZATION_FAILURES:
+            return RETRY_MESSAGE
+    return None
+
+
+def protected_message(exc: ProtectedError) -> str:
+    """What blocks a delete: the rows that still point at the object through a PROTECT
+    key, e.g. "cannot delete it while other records refer to it: 4 seats."."""
+    metas = {obj._meta.label: obj._meta for obj in exc.protected_objects}
+    counts = Counter(obj._meta.label for obj in exc.protected_objects)
+    blockers = ", ".join(
+        f"{n} {metas[label].verbose_name if n == 1 else metas[label].verbose_name_plural}"
+        for label, n in sorted(counts.items())
+    )
+    return f"cannot delete it while other records refer to it: {blockers or 'some'}."
 
 
 def _list_lengths(context: dict[str, Any]) -> dict[str, int]:
@@ -64,6 +107,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             as_error_dict(exc.flatten(), _list_lengths(context)),
             status=status.HTTP_400_BAD_REQUEST,
         )
+    conflict = conflict_message(exc)
+    if conflict is not None:
+        set_rollback()
+        return Response({NON_FIELD_ERRORS: [conflict]}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, DjangoValidationError):
         set_rollback()
         body = exc.message_dict if hasattr(exc, "error_dict") else {NON_FIELD_ERRORS: exc.messages}

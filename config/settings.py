@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Next to innermost, so a page's blocked delete or deadlock becomes a 409 page, not a 500.
+    "config.middleware.ConflictPageMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the "paused" page.
     "axes.middleware.AxesMiddleware",
 ]

@@ -233,6 +233,8 @@ class RoundOpenForm(PageForm):
         help_text="One line per table: the start numbers of its players in seat order, "
         "e.g. '1 5 9 13'.",
     )
+    # The round this page offers to open: a second click finds it open and opens nothing.
+    number = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

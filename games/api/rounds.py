@@ -97,6 +97,14 @@ class RoundIn(StrictInput):
         help_text="For the drawn methods: the seed of the draw, to repeat a seating exactly; "
         "drawn and stored with the round when absent.",
     )
+    number = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="The number of the round you mean to open (optional). When given and "
+        "another round is next — a repeated request opened it already — nothing is opened "
+        "and the answer is 409, naming the last round open in `last_round`. Send it to make "
+        "a repeated click or retry harmless.",
+    )
 
 
 ROUND_EXAMPLE = {
@@ -155,9 +163,10 @@ class RoundListView(TournamentScoped, ListAPIView):
         description="Organisers only. Seats every active player and creates each table's "
         "games: `games_per_table`, or one per seated player; game n is started by seat "
         "((n-1) mod seats) + 1. `manual` takes `tables` (player ids, 2 to table_size per "
-        "table, every active player exactly once); the other methods draw the seating.",
+        "table, every active player exactly once); the other methods draw the seating. "
+        "With `number`, a repeated request gets 409 instead of opening another round.",
         request=RoundIn,
-        responses={201: RoundOut, **errors(400, 401, 403, 404)},
+        responses={201: RoundOut, **errors(400, 401, 403, 404, 409)},
         examples=[
             OpenApiExample(
                 "Manual",
@@ -165,13 +174,22 @@ class RoundListView(TournamentScoped, ListAPIView):
                 request_only=True,
             ),
             OpenApiExample("Opened", value=ROUND_EXAMPLE, response_only=True),
+            OpenApiExample(
+                "Already open",
+                value={
+                    "number": ["round 2 is already open; nothing new was opened."],
+                    "last_round": 2,
+                },
+                response_only=True,
+                status_codes=["409"],
+            ),
         ],
     )
     def post(self, request: Any, slug: str) -> Response:
         tournament = self.tournament
         data = valid(RoundIn, request.data)
         # `seed` only when given: the service draws one otherwise.
-        extra = {"seed": data["seed"]} if data.get("seed") is not None else {}
+        extra = {key: data[key] for key in ("seed", "number") if data.get(key) is not None}
         round_ = services.round_open(
             tournament=tournament,
             by=request.user,

@@ -4,6 +4,12 @@ and a first result, two "open round" clicks) therefore queue behind one another 
 of each holding a lock the other waits for (a deadlock).
 
 Locks last until the surrounding transaction ends; every caller is `transaction.atomic`.
+Every write that locks or changes a row of a tournament takes this order, including those
+of the layer below, which lock the tournament row themselves (`tournament_update`,
+`tournament_delete`, `player_register`, `player_update`); a penalty is locked after its
+game. Should PostgreSQL still give a transaction up (deadlock, serialization failure),
+nothing was saved and the user is told to try again (409, `config.api.conflict_message`);
+it is not retried behind their back.
 """
 
 from __future__ import annotations

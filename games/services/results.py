@@ -321,12 +321,13 @@ def penalty_record(
 @transaction.atomic
 def penalty_void(*, penalty: Penalty, by: User) -> Penalty:
     """Void a penalty recorded by mistake; the row and its history stay."""
-    penalty = (
-        Penalty.objects.select_for_update()
-        .select_related("game__table__round__tournament")
-        .get(pk=penalty.pk)
-    )
-    tournament = penalty.game.table.round.tournament
+    # The tournament row first, then the game, then the penalty (`games.services.locks`):
+    # one statement locking all the joined rows at once could take the game before the
+    # tournament and deadlock with a result entered at the same moment.
+    game = lock_game(Penalty.objects.values_list("game_id", flat=True).get(pk=penalty.pk))
+    penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
+    penalty.game = game
+    tournament = game.table.round.tournament
     require(by, tournament, "score")
     if penalty.voided:
         raise RuleError((), "this penalty is already void.")

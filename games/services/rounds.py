@@ -23,7 +23,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 
-from scoring.errors import RuleError, raise_all
+from scoring.errors import Conflict, RuleError, raise_all
 from scoring.seating import (
     Seating,
     plan_rounds,
@@ -46,6 +46,25 @@ from .locks import lock_tournament
 from .standings import standings_recompute
 
 MAX_SEED = 2**62
+MAX_ROUND_NUMBER = 2**31 - 1  # the database column's limit
+
+
+class RoundConflict(Conflict):
+    """The client meant to open round `expected`, but the next round is another one: a
+    repeated click (or a second organiser) opened it already. `last_round` is the round
+    open now (0 for none), to go and look at."""
+
+    def __init__(self, *, expected: int, last_round: int) -> None:
+        self.last_round = last_round
+        if expected == last_round:
+            message = f"round {expected} is already open; nothing new was opened."
+        else:
+            current = f"round {last_round}" if last_round else "no round yet"
+            message = (
+                f"round {expected} is not the next round: the last one open is {current}; "
+                "reload and try again."
+            )
+        super().__init__("number", message, last_round=last_round)
 
 
 def starter_of(game_number: int, seats: int) -> int:
@@ -130,15 +149,28 @@ def round_open(
     method: str = Round.Method.MANUAL,
     tables: object = None,
     seed: object = None,
+    number: object = None,
 ) -> Round:
     """Open the next round: seat every active player and create the tables' games.
 
     `manual` takes `tables` (player ids per table, seat order); `random`, `swiss` and
     `plan` seat the round with the seating engine, reproducibly from `seed` (drawn when
     not given and stored with the round). The seating's quality is stored with it.
+
+    `number`, when given, is the round the client means to open; any other next number is
+    a `RoundConflict`. A repeated request (a double click) thus opens one round, not two:
+    under the tournament row lock the second finds its round already open.
     """
     tournament = lock_tournament(tournament)
     require(by, tournament, "organise")
+    last = tournament.rounds.aggregate(top=Max("number"))["top"] or 0
+    if number is not None:
+        number = whole_number_between(
+            "number", number, low=1, high=MAX_ROUND_NUMBER, nullable=False
+        )
+        if number != last + 1:
+            raise RoundConflict(expected=number, last_round=last)
+    number = last + 1
     method = choice("method", method, Round.Method)
     active = {p.id: p for p in tournament.players.filter(status=Player.Status.ACTIVE)}
     if len(active) < 2:
@@ -148,7 +180,6 @@ def round_open(
     if seed is None:
         seed = secrets.randbelow(2**31)
     seed = whole_number_between("seed", seed, low=0, high=MAX_SEED, nullable=False)
-    number = (tournament.rounds.aggregate(top=Max("number"))["top"] or 0) + 1
     seating = _draw(tournament, method, number, active, tables, seed)  # type: ignore[arg-type]
 
     round_ = Round.objects.create(

@@ -18,6 +18,7 @@ from typing import Any
 
 import segno
 from django.contrib import messages
+from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -116,7 +117,10 @@ def render_round(
 
 @tournament_page("organise")
 def round_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    form = RoundOpenForm(request.POST or None, tournament=tournament)
+    next_number = (tournament.rounds.aggregate(top=Max("number"))["top"] or 0) + 1
+    form = RoundOpenForm(
+        request.POST or None, tournament=tournament, initial={"number": next_number}
+    )
     if request.method == "POST" and form.is_valid():
         try:
             round_ = services.round_open(
@@ -124,7 +128,16 @@ def round_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 by=request.user,
                 method=form.cleaned_data["method"],
                 tables=form.cleaned_data["tables"],
+                number=form.cleaned_data["number"],
             )
+        except services.RoundConflict as conflict:
+            # A repeated click: show the round that is open instead of a form error.
+            messages.warning(request, conflict.message[:1].upper() + conflict.message[1:])
+            if conflict.last_round:
+                return redirect(
+                    "round-detail", slug=tournament.slug, round_number=conflict.last_round
+                )
+            return redirect("round-open", slug=tournament.slug)
         except RuleError as error:
             add_rule_errors(form, error)
         else:
@@ -136,7 +149,7 @@ def round_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         {
             **tournament_context(request.user, tournament),
             "form": form,
-            "next_number": tournament.rounds.count() + 1,
+            "next_number": next_number,
             "active": active_players(tournament).order_by("number"),
         },
     )

@@ -200,7 +200,9 @@ ERROR_MEANINGS = {
     401: "Credentials are needed (`Authorization: Token ...`), or the token expired.",
     403: "The user has no role that allows this.",
     404: "Unknown, or a private tournament the user has no role in.",
-    409: "Stale `based_on`; the body names `current_version`.",
+    409: "Conflicts with the current state, which changed or blocks it: a stale "
+    "`based_on` (the body names `current_version`), a round already open (`last_round`), "
+    "a simultaneous change, records that block a delete. Reload and retry.",
     429: "Too many requests; retry after the `Retry-After` seconds.",
 }
 

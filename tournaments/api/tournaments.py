@@ -282,8 +282,9 @@ class TournamentDetailView(TournamentScoped, APIView):
     @extend_schema(
         tags=["tournaments"],
         summary="Delete a tournament",
-        description="Organisers only; a tournament with entered results is kept (400).",
-        responses={204: None, **errors(400, 401, 403, 404)},
+        description="Organisers only; a tournament with entered results is kept (400). "
+        "Its rounds without results (tables, seats, games) are deleted with it.",
+        responses={204: None, **errors(400, 401, 403, 404, 409)},
         examples=[
             OpenApiExample(
                 "Has results",
@@ -318,9 +319,10 @@ class StaffView(TournamentScoped, APIView):
         tags=["tournaments"],
         summary="Give a user a role",
         description="Organisers only: make an existing user an `organiser` or `scorekeeper` "
-        "of this tournament (or change the role they have; the last organiser stays one).",
+        "of this tournament (or change the role they have; the last organiser stays one). "
+        "The same user added by two requests at once: one is added, the other gets 409.",
         request=StaffIn,
-        responses={201: StaffOut, **errors(400, 401, 403, 404)},
+        responses={201: StaffOut, **errors(400, 401, 403, 404, 409)},
         examples=[
             OpenApiExample(
                 "Scorekeeper", value={"username": "bob", "role": "scorekeeper"}, request_only=True

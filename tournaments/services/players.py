@@ -101,6 +101,9 @@ def player_register(
 def player_update(*, player: Player, by: User, **changes: Any) -> Player:
     """Change a player's name, club, rating or status (withdraw / reinstate)."""
     require(by, player.tournament, "organise")
+    # The tournament row before the player's (the one lock order, `games.services.locks`):
+    # the standings count below updates it, and a delete of the tournament locks it first.
+    Tournament.objects.select_for_update().filter(pk=player.tournament_id).first()
     raise_all([RuleError(f, "cannot be changed.") for f in sorted(set(changes) - UPDATABLE)])
     fields = _player_fields(changes)
     standing_change = any(

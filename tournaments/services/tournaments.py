@@ -17,10 +17,10 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from scoring.errors import RuleError, raise_all
+from scoring.errors import Conflict, RuleError, raise_all
 from scoring.rules import (
     DEFAULT_PRESET,
     PRESET_RANKING,
@@ -158,27 +158,49 @@ def tournament_create(
     )
     raise_all(errors)
 
-    tournament = stamp_history_user(
-        Tournament(
-            slug=slug or _unique_slug(slugify(name)),
-            name=name,
-            starts_on=starts_on,
-            rules=rule_set.as_dict(),
-            ranking=list(ranking),
-            table_size=table_size,
-            games_per_table=games_per_table,
-            rounds_planned=rounds_planned,
-            target_score=target_score,
-            results_need_confirmation=results_need_confirmation,
-            public=public,
-        ),
-        by,
+    fields = dict(
+        name=name,
+        starts_on=starts_on,
+        rules=rule_set.as_dict(),
+        ranking=list(ranking),
+        table_size=table_size,
+        games_per_table=games_per_table,
+        rounds_planned=rounds_planned,
+        target_score=target_score,
+        results_need_confirmation=results_need_confirmation,
+        public=public,
     )
-    tournament.save()
+    tournament = _insert_with_slug(by, slug, slugify(name), fields)
     stamp_history_user(
         StaffMember(tournament=tournament, user=by, role=StaffMember.Role.ORGANISER), by
     ).save()
     return tournament
+
+
+def _insert_with_slug(
+    by: User, slug: str | None, base: str, fields: Mapping[str, Any], attempts: int = 3
+) -> Tournament:
+    """Insert the tournament under `slug`, or under a free slug derived from its name.
+
+    Checking that a slug is free and inserting it are two steps: a tournament created at
+    the same moment may take it in between, and the unique index refuses the second
+    insert. A given slug is then taken (400, as if the check had seen it); a derived one
+    is derived again. The savepoint keeps the transaction usable after the refusal.
+    """
+    for _ in range(attempts):
+        candidate = slug or _unique_slug(base)
+        tournament = stamp_history_user(Tournament(slug=candidate, **fields), by)
+        try:
+            with transaction.atomic():
+                tournament.save()
+        except IntegrityError:
+            if not Tournament.objects.filter(slug=candidate).exists():
+                raise  # some other constraint: not ours to explain
+            if slug:
+                break
+        else:
+            return tournament
+    raise RuleError("slug", f"a tournament with slug '{slug or candidate}' already exists.")
 
 
 def _new_rules(tournament: Tournament, changes: Mapping[str, Any]) -> dict[str, Any]:
@@ -236,11 +258,19 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
 
 @transaction.atomic
 def tournament_delete(*, tournament: Tournament, by: User) -> None:
-    """Delete a tournament that has no results yet; one with results is kept."""
+    """Delete a tournament that has no results yet, with its rounds (their tables, seats,
+    games and any penalties: without a result nothing of play is kept); one with results
+    is kept.
+
+    Under the tournament row lock, so no result or round can arrive half-way.
+    """
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     require(by, tournament, "organise")
     if tournament.first_result_at is not None:
         raise RuleError((), "a tournament with entered results cannot be deleted.")
+    # Seats protect their players (a player with a seat is never deleted on its own), so
+    # the rounds go first and take their seats with them; then the players can go.
+    tournament.rounds.all().delete()
     stamp_history_user(tournament, by).delete()
 
 
@@ -264,5 +294,17 @@ def staff_add(*, tournament: Tournament, by: User, username: str, role: str) -> 
         ):
             raise RuleError("role", f"'{username}' is the only organiser; add another first.")
         member.role = role
-    stamp_history_user(member, by).save()
+    try:
+        # A savepoint: the same user given a role at the same moment by another request
+        # makes the unique (tournament, user) index refuse this insert.
+        with transaction.atomic():
+            stamp_history_user(member, by).save()
+    except IntegrityError:
+        if member.pk is not None or not tournament.staff.filter(user=user).exists():
+            raise  # some other constraint: not ours to explain
+        raise Conflict(
+            "username",
+            f"'{username}' was given a role in this tournament at the same moment; "
+            "reload to see it.",
+        ) from None
     return member
