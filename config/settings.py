@@ -224,6 +224,11 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_max": 1,
 }
 STANDINGS_REPAIR_SECONDS = env_int("STANDINGS_REPAIR_SECONDS", 30)
+# Standings snapshots kept per tournament, newest first (about 300 KB each at 1,000
+# players); older ones are deleted as a new one is stored. The newest is always kept.
+STANDINGS_KEEP = env_int("STANDINGS_KEEP", 20)
+if STANDINGS_KEEP < 1:
+    raise ImproperlyConfigured("STANDINGS_KEEP must be at least 1: the newest snapshot is shown.")
 CELERY_BEAT_SCHEDULE = {
     "repair-stale-standings": {
         "task": "games.repair_standings",

@@ -1,25 +1,41 @@
 """Admin for rounds, tables, games, result versions, penalties and standings snapshots.
 
-Results are shown read-only: a correction is a new version entered through the site or
-the API, never an edit here.
+Everything here feeds the standings, so (see the tournaments admin) nothing here is
+changed in a way the services do not know of. Per model:
+
+* result and rack entry — view-only: they are versioned, and a correction is a new version
+  entered through the site or the API (`result_submit`), never an edit or a deletion here.
+* penalty — view-only, except voiding: the "void" action calls `penalty_void` for each
+  selected penalty, which checks the user's role, keeps the row and bumps the version.
+  Recording one needs the game's seats and is done on the table's page.
+* round, table, game and seat — view-only: `round_open` seats a round and `seat_swap`
+  moves players, refusing once a game at the table has a result; editing them here would
+  detach results from the tables and seats they were played at.
+* standings snapshot — derived data: view-only, but may be deleted (the next read or the
+  periodic repair computes it again).
 """
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from simple_history.admin import SimpleHistoryAdmin
 
+from scoring.errors import RuleError
+from tournaments.admin import ViewOnly
 from tournaments.models import Round
 
 from .models import Game, Penalty, RackEntry, Result, Seat, Standings, Table
+from .services.results import penalty_void
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ViewOnly, admin.TabularInline):
     model = Seat
     extra = 0
     fields = ["position", "player"]
     raw_id_fields = ["player"]
 
 
-class GameInline(admin.TabularInline):
+class GameInline(ViewOnly, admin.TabularInline):
     model = Game
     extra = 0
     fields = ["number", "starter_position"]
@@ -27,7 +43,7 @@ class GameInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(ViewOnly, admin.ModelAdmin):
     list_display = ["__str__", "round", "number"]
     list_filter = ["round__tournament", "round__number"]
     search_fields = ["round__tournament__name", "seats__player__name"]
@@ -35,17 +51,16 @@ class TableAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(SimpleHistoryAdmin):
+class SeatAdmin(ViewOnly, SimpleHistoryAdmin):
     list_display = ["player", "table", "position", "round"]
     list_filter = ["round__tournament", "round__number"]
     search_fields = ["player__name"]
     raw_id_fields = ["player", "table", "round"]
 
 
-class RackInline(admin.TabularInline):
+class RackInline(ViewOnly, admin.TabularInline):
     model = RackEntry
     extra = 0
-    can_delete = False
     fields = [
         "player",
         "tiles",
@@ -60,25 +75,23 @@ class RackInline(admin.TabularInline):
     readonly_fields = fields
 
 
-class ResultInline(admin.TabularInline):
+class ResultInline(ViewOnly, admin.TabularInline):
     model = Result
     extra = 0
-    can_delete = False
     fields = ["version", "end", "status", "submitted_by", "submitted_at", "confirmed_by"]
     readonly_fields = fields
     show_change_link = True
 
 
-class PenaltyInline(admin.TabularInline):
+class PenaltyInline(ViewOnly, admin.TabularInline):
     model = Penalty
     extra = 0
-    can_delete = False
     fields = ["player", "kind", "tiles_drawn", "points", "note", "recorded_by", "voided"]
     readonly_fields = fields
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ViewOnly, admin.ModelAdmin):
     list_display = ["__str__", "number", "starter_position"]
     list_filter = ["table__round__tournament", "table__round__number"]
     search_fields = ["table__round__tournament__name"]
@@ -86,7 +99,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Result)
-class ResultAdmin(SimpleHistoryAdmin):
+class ResultAdmin(ViewOnly, SimpleHistoryAdmin):
     list_display = [
         "game",
         "version",
@@ -100,15 +113,9 @@ class ResultAdmin(SimpleHistoryAdmin):
     search_fields = ["racks__player__name", "submitted_by__username"]
     inlines = [RackInline]
 
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_add_permission(self, request):
-        return False
-
 
 @admin.register(Penalty)
-class PenaltyAdmin(SimpleHistoryAdmin):
+class PenaltyAdmin(ViewOnly, SimpleHistoryAdmin):
     list_display = [
         "player",
         "kind",
@@ -121,22 +128,38 @@ class PenaltyAdmin(SimpleHistoryAdmin):
     ]
     list_filter = ["kind", "voided", "game__table__round__tournament"]
     search_fields = ["player__name", "note"]
-    readonly_fields = ["recorded_at", "voided_at"]
     raw_id_fields = ["game", "player"]
+    actions = ["void"]
+
+    @admin.action(description="Void the selected penalties")
+    def void(self, request, queryset):
+        voided, refused = 0, []
+        # One transaction: a tournament's standings are recomputed once, not per penalty.
+        with transaction.atomic():
+            for penalty in queryset.select_related("player"):
+                try:
+                    penalty_void(penalty=penalty, by=request.user)
+                except (RuleError, PermissionDenied) as error:
+                    refused.append(f"{penalty}: {error}")
+                else:
+                    voided += 1
+        if voided:
+            self.message_user(request, f"Voided {voided} penalties.", messages.SUCCESS)
+        for reason in refused:
+            self.message_user(request, f"Not voided — {reason}", messages.WARNING)
 
 
-class TableInline(admin.TabularInline):
+class TableInline(ViewOnly, admin.TabularInline):
     model = Table
     extra = 0
     show_change_link = True
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ViewOnly, admin.ModelAdmin):
     list_display = ["tournament", "number", "method", "created_at", "created_by"]
     list_filter = ["method", "tournament"]
     search_fields = ["tournament__name"]
-    readonly_fields = ["created_at"]
     inlines = [TableInline]
 
 
@@ -152,3 +175,9 @@ class StandingsAdmin(admin.ModelAdmin):
         "rows",
         "duration_ms",
     ]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -58,3 +58,9 @@ def test_database_url_selects_the_database(settings):
     # Whatever this run uses came from DATABASE_URL, or SQLite when it is unset.
     expected = "postgresql" if os.environ.get("DATABASE_URL") else "sqlite3"
     assert settings.DATABASES["default"]["ENGINE"].endswith(expected)
+
+
+def test_standings_keep_must_keep_the_newest_snapshot():
+    run = manage("check", STANDINGS_KEEP="0")
+    assert run.returncode != 0
+    assert "STANDINGS_KEEP must be at least 1" in run.stderr

@@ -1,10 +1,56 @@
 """Admin for tournaments, staff and players: filters, search, inlines, history. Rounds,
-with their tables, are in the games admin."""
+with their tables, are in the games admin.
+
+The admin is the superuser's escape hatch, and it must not let the standings drift: every
+change here that feeds the standings either goes through a service, or bumps the
+tournament's results version and asks for a recompute in the admin's own transaction
+(`tournaments.events.results_changed`), or cannot be made here at all. Per model:
+
+* tournament — `slug`, `rules` and `ranking` are read-only once it exists. The ranking
+  orders the standings and the slug seeds their drawing of lots; the settings page changes
+  ranking and rules through `tournament_update`, which validates them, freezes the rules
+  once a result exists and bumps the version (the slug never changes). Its other settings
+  do not feed the standings and stay editable. Deleting one takes its standings along.
+* player (its own page and the tournament's inline) — editable, and every save or deletion
+  calls `results_changed`: number, name, club and status are in the standings rows, and a
+  needless recompute after a rating change costs less than a missed one. Which tournament
+  a player is in is read-only: their games stay where they were played.
+* staff member — editable: roles do not feed the standings.
+* round — view-only (see the games admin).
+
+Terms:
+* view-only — shown, never added, changed or deleted here; not through a history "revert"
+  either, which simple_history lets anyone who may view post (`ViewOnly` refuses the save).
+"""
 
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from simple_history.admin import SimpleHistoryAdmin
 
+from .events import results_changed
 from .models import Player, Round, StaffMember, Tournament
+
+
+class ViewOnly:
+    """For admins and inlines of what only the services may write."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    # simple_history's revert form saves through these after checking only that the
+    # user may *view* the object, so the refusal must also be here.
+    def save_model(self, request, obj, form, change):
+        raise PermissionDenied("This is changed through the site, not the admin.")
+
+    def delete_model(self, request, obj):
+        raise PermissionDenied("This is changed through the site, not the admin.")
 
 
 class StaffInline(admin.TabularInline):
@@ -20,13 +66,12 @@ class PlayerInline(admin.TabularInline):
     show_change_link = True
 
 
-class RoundInline(admin.TabularInline):
+class RoundInline(ViewOnly, admin.TabularInline):
     model = Round
     extra = 0
     fields = ["number", "method", "seed", "quality", "created_at"]
     readonly_fields = fields
     show_change_link = True
-    can_delete = False
 
 
 @admin.register(Tournament)
@@ -38,6 +83,23 @@ class TournamentAdmin(SimpleHistoryAdmin):
     readonly_fields = ["results_version", "first_result_at", "created_at", "updated_at"]
     date_hierarchy = "starts_on"
     inlines = [StaffInline, PlayerInline, RoundInline]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return self.readonly_fields
+        return [*self.readonly_fields, "slug", "rules", "ranking"]
+
+    def get_prepopulated_fields(self, request, obj=None):
+        return self.prepopulated_fields if obj is None else {}
+
+    def save_formset(self, request, form, formset, change):
+        super().save_formset(request, form, formset, change)
+        # The admin saves the whole page in one transaction, so the bump commits with the
+        # players' changes (or not at all).
+        if formset.model is Player and (
+            formset.new_objects or formset.changed_objects or formset.deleted_objects
+        ):
+            results_changed(form.instance)
 
 
 @admin.register(StaffMember)
@@ -54,3 +116,26 @@ class PlayerAdmin(SimpleHistoryAdmin):
     list_filter = ["status", "tournament"]
     search_fields = ["name", "club"]
     autocomplete_fields = ["tournament"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["tournament"] if obj is not None else []
+
+    # Atomic here too: simple_history's revert form calls save_model outside the admin's
+    # transaction.
+    @transaction.atomic
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        results_changed(obj.tournament)
+
+    @transaction.atomic
+    def delete_model(self, request, obj):
+        tournament = obj.tournament
+        super().delete_model(request, obj)
+        results_changed(tournament)
+
+    @transaction.atomic
+    def delete_queryset(self, request, queryset):
+        tournaments = list(Tournament.objects.filter(players__in=queryset).distinct())
+        super().delete_queryset(request, queryset)
+        for tournament in tournaments:
+            results_changed(tournament)

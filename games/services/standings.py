@@ -4,7 +4,8 @@ Every change that affects the standings bumps the tournament's `results_version`
 for a recompute on commit (`tournaments.events.results_changed`); the `games.tasks` job
 then calls `standings_recompute`, which reads everything it needs in a fixed handful of
 queries, lets the pure `scoring.standings` rank it, and stores the snapshot for that
-version.
+version. Only the newest `settings.STANDINGS_KEEP` snapshots of a tournament are kept
+(each is some 300 KB at 1,000 players); the older ones are pruned as a new one is stored.
 
 Not checked here: permissions. Snapshots are derived data that anyone who may see the
 tournament may read (the views check visibility); recomputing changes nothing but them.
@@ -15,7 +16,8 @@ from __future__ import annotations
 import time
 from itertools import starmap
 
-from django.db import connection
+from django.conf import settings
+from django.db import connection, transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
 
 from scoring.standings import (
@@ -118,11 +120,12 @@ def _ranked_rows(tournament: Tournament, players: list[int], penalties: dict[int
 def standings_recompute(*, tournament_id: int) -> Standings | None:
     """The snapshot for the tournament's current results version (None if it is gone).
 
-    Five SQL queries whatever the size, and BEGIN and COMMIT around the insert outside a
-    transaction: the tournament with the id of its snapshot at that version if there is
-    one, the players with their penalty counts, the sums per player (per series when the
-    ranking needs to know who sat with whom), the insert and the id of the stored row (one
-    more if another worker stored that version meanwhile).
+    Six SQL queries whatever the size, and BEGIN and COMMIT around the insert and the prune
+    outside a transaction: the tournament with the id of its snapshot at that version if
+    there is one, the players with their penalty counts, the sums per player (per series
+    when the ranking needs to know who sat with whom), the insert, the deletion of the
+    snapshots older than the kept ones and the id of the stored row (one more if another
+    worker stored that version meanwhile).
     """
     current = Standings.objects.filter(
         tournament=OuterRef("pk"), computed_version=OuterRef("results_version")
@@ -169,7 +172,11 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     # would need in a transaction). It does not return the id, so the id is read back with
     # the time: another time means another worker stored this version first, and its
     # snapshot, the same table, is the one to return.
-    Standings.objects.bulk_create([snapshot], ignore_conflicts=True)
+    # The prune shares the insert's transaction: outside one it costs a single query,
+    # not a BEGIN and COMMIT of its own.
+    with transaction.atomic(savepoint=False):
+        Standings.objects.bulk_create([snapshot], ignore_conflicts=True)
+        _prune(tournament)
     snapshot.pk, computed_at = (
         Standings.objects.filter(tournament=tournament, computed_version=version)
         .values_list("pk", "computed_at")
@@ -178,6 +185,21 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     if computed_at != snapshot.computed_at:
         return Standings.objects.get(pk=snapshot.pk)
     return snapshot
+
+
+def _prune(tournament: Tournament) -> None:
+    """Delete the tournament's snapshots older than the newest `STANDINGS_KEEP`, in one
+    query. The newest always stays (at least one is kept), and so does a newer one another
+    worker stored meanwhile: only snapshots below the kept ones' lowest version go."""
+    oldest_kept = (
+        Standings.objects.filter(tournament=tournament)
+        .order_by("-computed_version")
+        .values("computed_version")[settings.STANDINGS_KEEP - 1 : settings.STANDINGS_KEEP]
+    )
+    # With fewer snapshots than that, the subquery is empty (NULL) and nothing matches.
+    Standings.objects.filter(
+        tournament=tournament, computed_version__lt=Subquery(oldest_kept)
+    ).delete()
 
 
 def latest_standings(tournament: Tournament) -> Standings | None:

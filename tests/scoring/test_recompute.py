@@ -10,6 +10,7 @@ scoring), so the winner scores +12 and each loser -4.
 from __future__ import annotations
 
 import pytest
+from django.db.models import F
 
 from games.models import Game, Penalty, RackEntry, Result, Standings
 from games.services import standings as services
@@ -370,3 +371,47 @@ def test_the_query_bound_holds_outside_a_transaction_as_in_a_worker(
         snapshot = standings_recompute(tournament_id=t.pk)
     assert [query["sql"] for query in captured].count("COMMIT") == 1
     assert metric(snapshot, "score", club[1]) == CLUB_EXPECTED["score"]
+
+
+# --- pruning old snapshots --------------------------------------------------------------------
+def sanction_then_recompute(t: Tournament, by, player: int) -> Standings:
+    game = Game.objects.get(
+        table__round__tournament=t, table__round__number=1, number=1, table__number=1
+    )
+    penalty_record(game=game, by=by, player=player, kind="sanction", points=1)
+    return standings_recompute(tournament_id=t.pk)
+
+
+def test_only_the_newest_snapshots_are_kept(club, bob, settings):
+    settings.STANDINGS_KEEP = 3
+    t, p = club
+    other = make_tournament(bob, name="Other Open", players=4)
+    kept_elsewhere = standings_recompute(tournament_id=other.pk)
+    stored = [sanction_then_recompute(t, bob, p[1]) for _ in range(settings.STANDINGS_KEEP + 5)]
+    t.refresh_from_db()
+    versions = list(
+        Standings.objects.filter(tournament=t)
+        .order_by("-computed_version")
+        .values_list("computed_version", flat=True)
+    )
+    assert versions == [s.computed_version for s in reversed(stored[-3:])]
+    assert versions[0] == t.results_version
+    assert Standings.objects.filter(pk=kept_elsewhere.pk).exists()  # another tournament's
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_query_bound_holds_while_pruning(club, bob, settings, django_assert_max_num_queries):
+    settings.STANDINGS_KEEP = 2
+    t, p = club
+    for _ in range(3):
+        sanction_then_recompute(t, bob, p[1])
+    t.refresh_from_db()
+    Tournament.objects.filter(pk=t.pk).update(results_version=F("results_version") + 1)
+    with django_assert_max_num_queries(MAX_QUERIES) as captured:
+        snapshot = standings_recompute(tournament_id=t.pk)
+    sql = [query["sql"] for query in captured]
+    assert sum(s.startswith("DELETE") for s in sql) == 1
+    assert sql.count("COMMIT") == 1
+    newest = Standings.objects.filter(tournament=t).order_by("-computed_version")
+    assert [s.pk for s in newest] == [snapshot.pk, newest[1].pk]
+    assert snapshot.computed_version == t.results_version + 1
