@@ -97,7 +97,7 @@ class RoundIn(StrictInput):
         help_text="For the drawn methods: the seed of the draw, to repeat a seating exactly; "
         "drawn and stored with the round when absent.",
     )
-    number = serializers.IntegerField(
+    number = StrictIntegerField(
         required=False,
         allow_null=True,
         help_text="The number of the round you mean to open (optional). When given and "
