@@ -17,6 +17,8 @@ MARKS = Path(os.environ["RUMMITAB_SLOW_MARKS"])
 
 @task_prerun.connect
 def _slow_first_recompute(sender=None, **kwargs):
+    # tournaments.events.RECOMPUTE_TASK, spelled out: importing it here would load the
+    # models before the worker has set Django up.
     if sender is None or sender.name != "games.recompute_standings":
         return
     with MARKS.open("a") as marks:
