@@ -99,7 +99,7 @@ def test_the_page_says_which_delimiter_it_read(as_user, club):
         {"file": SimpleUploadedFile("p.csv", data)},
         follow=True,
     )
-    assert "1 players imported (cells separated by semicolons)." in text(response)
+    assert "1 player imported (cells separated by semicolons)." in text(response)
     assert club.players.get(number=9).club == "Kraków"
 
 
@@ -156,7 +156,9 @@ def test_import_is_all_or_nothing_with_its_history(alice):
     assert Player.history.count() == history_before
 
 
-def test_import_takes_as_many_queries_for_many_rows_as_for_few(alice):
+def test_import_takes_as_many_queries_for_many_rows_as_for_few(postgres, alice):
+    # PostgreSQL inserts any number of rows in one statement; SQLite's bound on query
+    # parameters splits a bulk insert into batches, so the count is only constant there.
     def queries_for(rows: int) -> int:
         t = make_tournament(alice, name=f"Cup {rows}")
         data = "name\n" + "".join(f"P{n}\n" for n in range(rows))

@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.errors import RuleError
@@ -158,10 +159,12 @@ def players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse
         except RuleError as error:
             add_rule_errors(form, error)
         else:
+            count = len(imported.players)
             messages.success(
                 request,
-                f"{len(imported.players)} players imported "
-                f"(cells separated by {imported.delimiter_name}s).",
+                ngettext("%(count)d player imported", "%(count)d players imported", count)
+                % {"count": count}
+                + f" (cells separated by {imported.delimiter_name}s).",
             )
             return redirect("tournament-players", slug=tournament.slug)
     return _players_page(request, tournament, import_form=form)
