@@ -1,4 +1,8 @@
-"""URL routes: the admin, the REST API under /api/v1/, and the web pages."""
+"""URL routes: the admin, the REST API under /api/v1/, and the web pages.
+
+Errors no view answers itself go to config.errors: JSON under /api/, the site's error
+pages (templates/404.html and the like) everywhere else.
+"""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -12,3 +16,8 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("scoring.urls")),
 ]
+
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
+handler500 = "config.errors.server_error"
