@@ -1,0 +1,96 @@
+"""Error answers: JSON under /api/, the site's own pages everywhere else.
+
+Django calls the `handler*` views of config/urls.py for errors no view answered itself:
+an unknown address (404), a `PermissionDenied` (403), a `SuspiciousOperation` or an
+unreadable request (400) and an uncaught exception (500). Under `/api/` the answer is
+`{"detail": "..."}`, the shape of DRF's own errors; elsewhere Django's default views
+render the templates 404.html, 403.html, 400.html and 500.html.
+
+`api_exception_handler` (DRF's EXCEPTION_HANDLER) covers the errors DRF answers itself:
+they are JSON whatever renderer the request negotiated — the browsable API's HTML, the
+schema's YAML, the docs page's template.
+
+500.html is rendered without a request (Django's default) so that it needs neither the
+session nor the database, which may be what failed; should rendering it fail all the
+same, `server_error` answers a plain page instead of failing again.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
+from django.views import defaults
+
+logger = logging.getLogger(__name__)
+
+API_PREFIX = "/api"
+
+PLAIN_500 = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Server error — Rummitab</title></head>
+<body><h1>Something went wrong</h1>
+<p>The site ran into an error of its own; it has been logged. If you were entering a result,
+check on the table's page whether it was saved before entering it again.</p>
+<p><a href="/">All tournaments</a></p></body></html>
+"""
+
+
+def is_api(request: HttpRequest) -> bool:
+    """Does this request address the REST API (whose errors are JSON)?"""
+    path = request.path_info
+    return path == API_PREFIX or path.startswith(API_PREFIX + "/")
+
+
+def _json(detail: str, status: int) -> JsonResponse:
+    return JsonResponse({"detail": detail}, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if is_api(request):
+        return _json("Bad request.", 400)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if is_api(request):
+        return _json("You do not have permission to perform this action.", 403)
+    return defaults.permission_denied(request, exception)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if is_api(request):
+        return _json("Not found.", 404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if is_api(request):
+        return _json("A server error occurred.", 500)
+    try:
+        return defaults.server_error(request)
+    except Exception:
+        # The error page itself failed (a broken template, a missing static manifest entry):
+        # the original error is logged already; log this one and answer anyway.
+        logger.exception("500.html could not be rendered")
+        return HttpResponseServerError(PLAIN_500)
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Any:
+    """config.api's mapping of errors to answers, always rendered as JSON."""
+    # Imported here: DRF's settings name this function, and rest_framework's modules read
+    # those settings back while they load (see config/api.py).
+    from rest_framework.renderers import JSONRenderer
+
+    from config.api import exception_handler
+
+    response = exception_handler(exc, context)
+    request = context.get("request")
+    if response is not None and request is not None:
+        # DRF renders the answer with the renderer it negotiated for the request
+        # (APIView.finalize_response); an error takes JSON's instead.
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = JSONRenderer.media_type
+    return response
