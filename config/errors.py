@@ -23,6 +23,8 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
 from django.views import defaults
 
+from config.api import exception_handler
+
 logger = logging.getLogger(__name__)
 
 API_PREFIX = "/api"
@@ -83,8 +85,6 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Any:
     # Imported here: DRF's settings name this function, and rest_framework's modules read
     # those settings back while they load (see config/api.py).
     from rest_framework.renderers import JSONRenderer
-
-    from config.api import exception_handler
 
     response = exception_handler(exc, context)
     request = context.get("request")
