@@ -32,6 +32,7 @@ from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.standings import validate_ranking
 
 from ..events import results_changed
+from ..lifecycle import transition_error
 from ..models import StaffMember, Tournament
 from ..permissions import User, require
 from .validation import (
@@ -221,6 +222,8 @@ def _new_rules(tournament: Tournament, changes: Mapping[str, Any]) -> dict[str, 
 @transaction.atomic
 def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> Tournament:
     """Change settings. Rules cannot change once a result exists; the slug never changes.
+    A status change follows `tournaments.lifecycle` (`status="running"` reopens a finished
+    tournament); settings and the status may change in a finished tournament too.
 
     The tournament row is locked first (as every write that touches results does), so a
     rules change and a first result cannot both pass their checks at the same moment.
@@ -233,7 +236,9 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
     if "name" in changes:
         changes["name"] = collect(errors, _name, changes["name"])
     if "status" in changes:
-        collect(errors, choice, "status", changes["status"], Tournament.Status)
+        status = collect(errors, choice, "status", changes["status"], Tournament.Status)
+        if status is not None and (wrong := transition_error(tournament, status)):
+            errors.append(wrong)
     errors += _settings_errors(changes)
     if "preset" in changes or "rules" in changes:
         changes["rules"] = collect(errors, _new_rules, tournament, changes)
