@@ -11,6 +11,11 @@ Terms:
   rows still refer to (`ProtectedError`, a PROTECT foreign key) a 409 saying what blocks
   it; a transaction PostgreSQL gave up because of a simultaneous one (deadlock 40P01,
   serialization failure 40001 — see `conflict_message`) a 409 "try again".
+* sizes — a JSON or form body is at most `MAX_BODY_BYTES` (a 413 naming the limit, before
+  it is parsed; multipart bodies carry the CSV import, which has its own `MAX_CSV_BYTES`);
+  an error answer lists at most `scoring.errors.MAX_LISTED_ERRORS` problems and counts the
+  rest (DRF's own field errors are passed through `as_error_dict` for that too), so no
+  answer costs much more than the request that caused it.
 * read / write — safe methods read; everything else writes. Reading a tournament needs it
   to be public or a role in it (the lookups answer 404 otherwise, so a private tournament
   is invisible); writing needs a signed-in user (else 401, DRF's
@@ -19,23 +24,24 @@ Terms:
 
 from __future__ import annotations
 
+import io
 from collections import Counter
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist
+from django.core.exceptions import ObjectDoesNotExist, RequestDataTooBig
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import OperationalError
 from django.db.models import ProtectedError
 from rest_framework import exceptions, status
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import FormParser, JSONParser
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
 from config.fallback_cache import throttle_cache
-from scoring.errors import NON_FIELD_ERRORS, Conflict, RuleError, as_error_dict
+from scoring.errors import NON_FIELD_ERRORS, Conflict, Path, RuleError, as_error_dict
 
 # --- errors -----------------------------------------------------------------------------
 
@@ -90,6 +96,26 @@ def _list_lengths(context: dict[str, Any]) -> dict[str, int]:
     return {key: len(value) for key, value in data.items() if isinstance(value, list)}
 
 
+def _rule_errors_of(detail: Any, path: Path = ()) -> list[RuleError]:
+    """DRF's nested error detail as RuleErrors, so that `as_error_dict` shapes (and caps)
+    them like the services' errors; `non_field_errors` of an object stay on the object."""
+    if isinstance(detail, dict):
+        return [
+            error
+            for key, value in detail.items()
+            for error in _rule_errors_of(value, path if key == NON_FIELD_ERRORS else (*path, key))
+        ]
+    if isinstance(detail, list):
+        if all(isinstance(item, str) for item in detail):
+            return [RuleError(path, str(item)) for item in detail]
+        return [
+            error
+            for index, item in enumerate(detail)
+            for error in _rule_errors_of(item, (*path, index))
+        ]
+    return [RuleError(path, str(detail))]
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Domain errors to HTTP, then DRF's own handling for everything else."""
     # Imported here: rest_framework.views reads DRF's settings, which name this module.
@@ -115,6 +141,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         set_rollback()
         body = exc.message_dict if hasattr(exc, "error_dict") else {NON_FIELD_ERRORS: exc.messages}
         return Response(body, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, RequestDataTooBig):  # over Django's own cap, so over ours too
+        exc = BodyTooLarge()
+    if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, dict | list):
+        errors = _rule_errors_of(exc.detail)
+        if errors:
+            set_rollback()
+            return Response(as_error_dict(errors), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, ObjectDoesNotExist):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -126,6 +159,31 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 
 MAX_JSON_DEPTH = 20  # the deepest body of the API (a result's racks) nests 3 levels
+# The largest JSON or form body: a manual round of 1,000 players is about 8 KB.
+MAX_BODY_BYTES = 256 * 1024
+
+
+class BodyTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
+    default_detail = (
+        f"The request body is larger than {MAX_BODY_BYTES // 1024} KB, the most this API takes."
+    )
+
+
+def _capped(stream: Any, parser_context: Any) -> io.BytesIO:
+    """The body, at most `MAX_BODY_BYTES`, or a 413: by its declared length before it is
+    read, else after reading one byte past the limit. (DRF reads a JSON or form body
+    through Django's `request.body`, which refuses one over `DATA_UPLOAD_MAX_MEMORY_SIZE`
+    before this runs; the exception handler answers that with the same 413.)"""
+    request = (parser_context or {}).get("request")
+    declared = request.META.get("CONTENT_LENGTH") if request is not None else None
+    if declared and str(declared).isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise BodyTooLarge()
+    body = stream.read(MAX_BODY_BYTES + 1) if stream is not None else b""
+    if len(body) > MAX_BODY_BYTES:
+        raise BodyTooLarge()
+    return io.BytesIO(body)
 
 
 def _json_problem(data: Any) -> str | None:
@@ -152,6 +210,7 @@ class StrictJSONParser(JSONParser):
     """JSON that the views and the database can take, or a 400 saying why not."""
 
     def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        stream = _capped(stream, parser_context)
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:  # thousands of nested brackets
@@ -160,6 +219,13 @@ class StrictJSONParser(JSONParser):
         if problem:
             raise exceptions.ParseError(f"JSON parse error - {problem}.")
         return data
+
+
+class CappedFormParser(FormParser):
+    """Form-encoded bodies, at most `MAX_BODY_BYTES` like JSON ones."""
+
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        return super().parse(_capped(stream, parser_context), media_type, parser_context)
 
 
 # --- throttling -------------------------------------------------------------------------

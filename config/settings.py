@@ -247,6 +247,11 @@ HEALTH_STALE_SECONDS = env_int("HEALTH_STALE_SECONDS", 300)
 # A CSV import registers its players in one request: a file of more rows is refused before
 # any row is checked, so an import stays well inside the web worker's timeout.
 CSV_IMPORT_MAX_ROWS = env_int("CSV_IMPORT_MAX_ROWS", 2000)
+# The most a page's form fields may hold together (Django's default is 2.5 MB): the largest
+# form, a manual round of 1,000 players, is about 8 KB. Uploaded files do not count here:
+# the CSV import refuses a file over `tournaments.services.players.MAX_CSV_BYTES` itself.
+# The API's JSON and form bodies have a lower cap (`config.api.MAX_BODY_BYTES`, a 413).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 512 * 1024
 
 # The cache holds throttling counters and the "a recompute is already queued" marks; with
 # Redis configured it is shared by every web process and worker (see redis_cache above for
@@ -273,7 +278,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PARSER_CLASSES": [
         "config.api.StrictJSONParser",
-        "rest_framework.parsers.FormParser",
+        "config.api.CappedFormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "config.api.Page",

@@ -11,7 +11,9 @@ Terms:
   a form can show them all at once instead of one per submission.
 
 ``as_error_dict`` turns errors into Django REST Framework's error shape, so the API and
-the web forms report exactly what the engine found, without a second validation.
+the web forms report exactly what the engine found, without a second validation. It lists
+at most ``MAX_LISTED_ERRORS`` of them and counts the rest in one ``non_field_errors``
+message: a body of thousands of wrong items must not get an answer many times its size.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from typing import Any
 Path = tuple[str | int, ...]
 
 NON_FIELD_ERRORS = "non_field_errors"
+# The most errors one answer lists; a person fixes the first ones and sends it again.
+MAX_LISTED_ERRORS = 50
 
 
 def format_path(path: Path) -> str:
@@ -98,9 +102,16 @@ def as_error_dict(
     longer (so a form with four racks gets four entries). DRF has no place for a message
     on a list itself next to its items (``racks`` and ``racks[1]``), so such a message goes
     to the top-level ``non_field_errors`` with its path spelled out.
+
+    Only the first ``MAX_LISTED_ERRORS`` errors are shaped; the others are counted in a
+    last ``non_field_errors`` message, "… and 1,234 more problems not listed here.". A list
+    is padded to ``list_lengths`` only up to ``MAX_LISTED_ERRORS`` entries, so a request of
+    a hundred thousand items does not get a hundred thousand empty entries back.
     """
+    flat = _flatten(errors)
+    listed, rest = flat[:MAX_LISTED_ERRORS], len(flat) - MAX_LISTED_ERRORS
     root = _Node()
-    for error in _flatten(errors):
+    for error in listed:
         node = root
         for key in error.path:
             node = node.child(key)
@@ -109,6 +120,9 @@ def as_error_dict(
     shaped = root.as_dict(dict(list_lengths or {}), spilled)
     if spilled:
         shaped.setdefault(NON_FIELD_ERRORS, []).extend(spilled)
+    if rest > 0:
+        more = f"… and {rest:,} more problem{'s' if rest > 1 else ''} not listed here."
+        shaped.setdefault(NON_FIELD_ERRORS, []).append(more)
     return shaped
 
 
@@ -135,7 +149,8 @@ class _Node:
     def shape(self, name: str | None, lengths: Mapping[str, int], spilled: list[str]) -> Any:
         if self.items:
             spilled.extend(full for _, full in self.messages)
-            size = max(max(self.items) + 1, lengths.get(name, 0) if name else 0)
+            padded = min(lengths.get(name, 0), MAX_LISTED_ERRORS) if name else 0
+            size = max(max(self.items) + 1, padded)
             empty = _Node()
             return [
                 self.items.get(index, empty).item_shape(lengths, spilled) for index in range(size)

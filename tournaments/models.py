@@ -3,6 +3,11 @@
 Terms:
 * tournament — one event with its own rule set (`rules`, every option resolved and stored,
   so a later change of a preset never changes it) and ranking order (`ranking`).
+* status — the lifecycle `upcoming -> running -> finished` (`tournaments.lifecycle`):
+  opening the first round makes an upcoming tournament running; an organiser finishes
+  it, and may reopen a finished one (back to running). It goes back to upcoming only
+  while it has no round. A finished tournament is locked: results, penalties, players
+  and rounds are refused (409) until it is reopened; its settings and staff may change.
 * staff member — a user with a role in one tournament: an *organiser* changes everything,
   a *scorekeeper* enters results and penalties.
 * player — someone registered in one tournament; `number` is their start number there.

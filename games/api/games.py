@@ -3,6 +3,12 @@
 Thin views over `games.services`: the input serializers read the request's shape, the
 services validate it against the rules and the seating (naming every wrong field), score
 it with the engine and store it. Stale entries answer 409 with `current_version`.
+
+Terms:
+* staff name — who entered, confirmed or recorded something (`submitted_by`,
+  `confirmed_by`, `recorded_by`): a username, shown only to the tournament's staff (and
+  superusers). Everyone else reads `null` in the same place, so the public never learns
+  which accounts run a tournament (usernames are half of a sign-in).
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from tournaments.api.common import (
     errors,
     valid,
 )
+from tournaments.permissions import can_score
 
 from ..models import Game, Penalty, RackEntry, Result
 from ..selectors import games_shown, results_shown, visible_game, visible_penalty, with_result_flag
@@ -42,6 +49,28 @@ from ..services import results as services
 from ..services.results import MAX_RACK_TEXT
 
 # --- serializers ----------------------------------------------------------------------------
+
+# The serializer context key: does the reader see staff names (see "staff name" above)?
+SHOWS_STAFF = "shows_staff"
+
+
+def staff_context(request: Any, tournament: Any) -> dict[str, bool]:
+    """The serializer context for a reader of this tournament's games."""
+    return {SHOWS_STAFF: can_score(request.user, tournament)}
+
+
+@extend_schema_field({"type": "string", "nullable": True, "description": "A username; "
+                      "null unless the reader is on the tournament's staff."})  # fmt: skip
+class StaffNameField(serializers.Field):
+    """A user as their username for the tournament's staff, `null` for everyone else.
+    Hidden unless the context says otherwise, so a view that forgets the context leaks
+    nothing."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(read_only=True, allow_null=True, **kwargs)
+
+    def to_representation(self, user: Any) -> str | None:
+        return user.username if self.context.get(SHOWS_STAFF) else None
 
 
 class RackOutSerializer(serializers.Serializer):
@@ -66,9 +95,9 @@ class ResultOutSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Result.Status.choices)
     end = serializers.ChoiceField(choices=Result.End.choices)
     racks = RackOutSerializer(many=True)
-    submitted_by = serializers.CharField(source="submitted_by.username")
+    submitted_by = StaffNameField()
     submitted_at = serializers.DateTimeField()
-    confirmed_by = serializers.CharField(source="confirmed_by.username", allow_null=True)
+    confirmed_by = StaffNameField()
     confirmed_at = serializers.DateTimeField(allow_null=True)
 
 
@@ -124,7 +153,7 @@ class PenaltyOutSerializer(serializers.Serializer):
     tiles_drawn = serializers.IntegerField()
     points = serializers.IntegerField()
     note = serializers.CharField(allow_blank=True)
-    recorded_by = serializers.CharField(source="recorded_by.username")
+    recorded_by = StaffNameField()
     recorded_at = serializers.DateTimeField()
     voided = serializers.BooleanField(help_text="Voided penalties stay in the history.")
 
@@ -168,7 +197,7 @@ class GameOutSerializer(serializers.Serializer):
         confirmed = getattr(game, "confirmed_results", None)
         if confirmed is None:
             confirmed = list(results_shown().filter(game=game, status=Result.Status.CONFIRMED))
-        return ResultOutSerializer(confirmed[0]).data if confirmed else None
+        return ResultOutSerializer(confirmed[0], context=self.context).data if confirmed else None
 
 
 RESULT_EXAMPLE = {
@@ -335,6 +364,12 @@ class GameListView(TournamentScoped, ListAPIView):
             return Game.objects.none()
         return with_result_flag(games_shown().filter(table__round__tournament=self.tournament))
 
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()
+        if not self.fake():
+            context.update(staff_context(self.request, self.tournament))
+        return context
+
 
 class GameScoped:
     """For views under /games/{id}/: `self.game`, if the user may see it (else 404)."""
@@ -363,7 +398,8 @@ class GameDetailView(APIView):
         game = visible_game(request.user, pk, games_shown())
         if game is None:
             raise Http404("No such game.")
-        return Response(GameOutSerializer(game).data)
+        context = staff_context(request, game.table.round.tournament)
+        return Response(GameOutSerializer(game, context=context).data)
 
 
 # --- results --------------------------------------------------------------------------------
@@ -392,6 +428,12 @@ class ResultListView(GameScoped, ListAPIView):
         if getattr(self, "swagger_fake_view", False):
             return Result.objects.none()
         return results_shown().filter(game=self.game).order_by("version")
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()
+        if not getattr(self, "swagger_fake_view", False):
+            context.update(staff_context(self.request, self.game.table.round.tournament))
+        return context
 
     @extend_schema(
         tags=["results"],
@@ -432,7 +474,10 @@ class ResultListView(GameScoped, ListAPIView):
         data["racks"] = [dict(rack) for rack in data["racks"]]
         result = services.result_submit(game=game, by=request.user, **data)
         return Response(
-            ResultOutSerializer(results_shown().get(pk=result.pk)).data,
+            ResultOutSerializer(
+                results_shown().get(pk=result.pk),
+                context=staff_context(request, game.table.round.tournament),
+            ).data,
             status=status.HTTP_201_CREATED,
         )
 
@@ -461,7 +506,12 @@ class ResultConfirmView(GameScoped, APIView):
         if result is None:
             raise Http404("No such version.")
         result = services.result_confirm(result=result, by=request.user)
-        return Response(ResultOutSerializer(results_shown().get(pk=result.pk)).data)
+        return Response(
+            ResultOutSerializer(
+                results_shown().get(pk=result.pk),
+                context=staff_context(request, game.table.round.tournament),
+            ).data
+        )
 
 
 # --- penalties ------------------------------------------------------------------------------
@@ -489,7 +539,10 @@ class PenaltyListView(GameScoped, APIView):
         game = self.game
         data = valid(PenaltyInSerializer, request.data)
         penalty = services.penalty_record(game=game, by=request.user, **data)
-        return Response(PenaltyOutSerializer(penalty).data, status=status.HTTP_201_CREATED)
+        context = staff_context(request, game.table.round.tournament)
+        return Response(
+            PenaltyOutSerializer(penalty, context=context).data, status=status.HTTP_201_CREATED
+        )
 
 
 class PenaltyDetailView(APIView):

@@ -27,6 +27,7 @@ from scoring.game import ENDS, GameIn, RackIn, check_rack, score_game
 from scoring.rules import RuleSet
 from scoring.tiles import parse_tiles
 from tournaments.events import results_changed
+from tournaments.lifecycle import require_open
 from tournaments.models import Player, Tournament
 from tournaments.permissions import User, can_organise, require
 from tournaments.services.validation import collect, max_length_of, stamp_history_user
@@ -162,6 +163,7 @@ def result_submit(
     game = lock_game(game)
     tournament = game.table.round.tournament
     require(by, tournament, "score")
+    require_open(tournament)
     if isinstance(based_on, bool) or not isinstance(based_on, int) or based_on < 0:
         raise RuleError("based_on", "give the version this entry replaces (0 for the first).")
     current = latest_version(game)
@@ -239,6 +241,7 @@ def result_confirm(*, result: Result, by: User) -> Result:
     game = lock_game(result.game_id)
     tournament = game.table.round.tournament
     require(by, tournament, "score")
+    require_open(tournament)
     result = Result.objects.get(pk=result.pk)
     if result.status != Result.Status.SUBMITTED:
         raise RuleError(
@@ -272,6 +275,7 @@ def penalty_record(
     game = lock_game(game)
     tournament = game.table.round.tournament
     require(by, tournament, "score")
+    require_open(tournament)
     rules = tournament.rule_set
     errors: list[RuleError] = []
     seated = set(game.table.seats.values_list("player_id", flat=True))
@@ -329,6 +333,7 @@ def penalty_void(*, penalty: Penalty, by: User) -> Penalty:
     penalty.game = game
     tournament = game.table.round.tournament
     require(by, tournament, "score")
+    require_open(tournament)
     if penalty.voided:
         raise RuleError((), "this penalty is already void.")
     penalty.voided = True

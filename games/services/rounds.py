@@ -32,6 +32,7 @@ from scoring.seating import (
     seat_swiss,
     table_rank_spreads,
 )
+from tournaments.lifecycle import require_open
 from tournaments.models import Player, Round, SeatingPlan, Tournament
 from tournaments.permissions import User, require
 from tournaments.services.validation import (
@@ -163,6 +164,7 @@ def round_open(
     """
     tournament = lock_tournament(tournament)
     require(by, tournament, "organise")
+    require_open(tournament)
     last = tournament.rounds.aggregate(top=Max("number"))["top"] or 0
     if number is not None:
         number = whole_number_between(
@@ -319,6 +321,7 @@ def seat_swap(*, round_: Round, by: User, player_a: object, player_b: object) ->
     """
     tournament = lock_tournament(round_.tournament)
     require(by, tournament, "organise")
+    require_open(tournament)
     round_ = Round.objects.select_related("tournament").get(pk=round_.pk)
     a, b = _seats_of(round_, player_a, player_b)
     # The tournament row lock makes a result entered at the same moment wait for the swap

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.errors import RuleError, RuleErrors, as_error_dict, format_path, raise_all
+from scoring.errors import (
+    MAX_LISTED_ERRORS,
+    RuleError,
+    RuleErrors,
+    as_error_dict,
+    format_path,
+    raise_all,
+)
 
 
 def test_a_field_name_becomes_a_one_item_path() -> None:
@@ -120,3 +127,18 @@ def test_error_dict_keeps_a_message_on_a_list_without_item_errors() -> None:
 
 def test_error_dict_of_nothing_is_empty() -> None:
     assert as_error_dict([]) == {}
+
+
+def test_an_answer_lists_at_most_max_listed_errors_and_counts_the_rest():
+    errors = [RuleError("tables", f"table {n}: unknown player.") for n in range(1284)]
+    errors.append(RuleError(("racks", 900, "tiles"), "unknown tile."))
+    shaped = as_error_dict(errors, {"racks": 1000})
+    assert shaped["tables"] == [f"table {n}: unknown player." for n in range(MAX_LISTED_ERRORS)]
+    assert shaped["non_field_errors"] == ["… and 1,235 more problems not listed here."]
+    assert "racks" not in shaped  # beyond the first fifty
+
+
+def test_list_padding_stops_at_max_listed_errors():
+    shaped = as_error_dict([RuleError(("racks", 1, "tiles"), "bad.")], {"racks": 100_000})
+    assert len(shaped["racks"]) == MAX_LISTED_ERRORS
+    assert shaped["racks"][1] == {"tiles": ["bad."]}

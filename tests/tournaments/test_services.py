@@ -12,7 +12,12 @@ from scoring.rules import PRESETS
 from tests.factories import make_tournament, open_round
 from tournaments.models import Player, Round, StaffMember, Tournament
 from tournaments.services.players import player_register, player_update, players_import_csv
-from tournaments.services.tournaments import staff_add, tournament_create, tournament_update
+from tournaments.services.tournaments import (
+    NO_SUCH_USER,
+    staff_add,
+    tournament_create,
+    tournament_update,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -125,11 +130,41 @@ def test_staff_add_and_change_role(alice, bob):
     assert StaffMember.objects.get(user=bob).role == "organiser"
 
 
-def test_staff_add_refuses_unknown_user_and_role(alice):
+@pytest.mark.parametrize("username", ["nobody", "bob"])
+def test_staff_add_checks_the_role_before_the_name(alice, bob, username):
+    """A bad role answers the same whether or not the name exists: no probe without an add."""
     t = tournament_create(by=alice, name="Open")
     with pytest.raises(RuleError) as caught:
-        staff_add(tournament=t, by=alice, username="nobody", role="referee")
-    assert paths(caught.value) == {("username",), ("role",)}
+        staff_add(tournament=t, by=alice, username=username, role="referee")
+    assert paths(caught.value) == {("role",)}
+    assert t.staff.count() == 1
+
+
+@pytest.fixture
+def inactive(django_user_model):
+    return django_user_model.objects.create_user("ghost", password="ghost-123", is_active=False)
+
+
+@pytest.mark.parametrize("username", ["nobody", "ghost", "Bob", "", "bob "])
+def test_an_organiser_hears_one_answer_for_any_unaddable_name(alice, bob, inactive, username):
+    t = tournament_create(by=alice, name="Open")
+    with pytest.raises(RuleError) as caught:
+        staff_add(tournament=t, by=alice, username=username, role="scorekeeper")
+    assert caught.value.path == ("username",)
+    assert caught.value.message == NO_SUCH_USER
+    assert username not in caught.value.message or not username
+    assert t.staff.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("username", "needle"), [("nobody", "no user named 'nobody'"), ("ghost", "deactivated")]
+)
+def test_a_superuser_is_told_what_is_wrong(alice, root, inactive, username, needle):
+    t = tournament_create(by=alice, name="Open")
+    with pytest.raises(RuleError) as caught:
+        staff_add(tournament=t, by=root, username=username, role="scorekeeper")
+    assert caught.value.path == ("username",)
+    assert needle in caught.value.message
     assert t.staff.count() == 1
 
 

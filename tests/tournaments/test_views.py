@@ -12,6 +12,7 @@ from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
 from tests.web import field_errors, text
 from tournaments.models import Player, Round, StaffMember, Tournament
+from tournaments.services.tournaments import NO_SUCH_USER
 
 pytestmark = pytest.mark.django_db
 
@@ -241,7 +242,7 @@ def test_add_a_scorekeeper_and_an_unknown_user(as_user, club, mallory):
     assert response.status_code == 302
     assert club.staff.filter(user=mallory, role="scorekeeper").exists()
     page = text(client.post(staff, {"username": "nobody", "role": "scorekeeper"}))
-    assert "no user named" in " ".join(field_errors(page, "id_username"))
+    assert field_errors(page, "id_username") == [NO_SUCH_USER]
 
 
 def test_register_a_player(as_user, club):

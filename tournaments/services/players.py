@@ -26,6 +26,7 @@ from scoring.errors import RuleError, RuleErrors, raise_all
 
 from ..csv_files import BOM, DELIMITERS, header_delimiter
 from ..events import results_changed
+from ..lifecycle import require_open
 from ..models import Player, Tournament
 from ..permissions import User, require
 from .validation import (
@@ -83,12 +84,20 @@ def _next_numbers(tournament: Tournament, count: int) -> Iterable[int]:
     return range(top + 1, top + 1 + count)
 
 
+def _lock(tournament: Tournament | int) -> Tournament:
+    """The tournament row, locked and freshly read: its status is the one that counts, and
+    a "finish" at the same moment waits for this write (or this write for it)."""
+    pk = tournament.pk if isinstance(tournament, Tournament) else tournament
+    return Tournament.objects.select_for_update().get(pk=pk)
+
+
 @transaction.atomic
 def player_register(
     *, tournament: Tournament, by: User, name: str, club: str = "", rating: int | None = None
 ) -> Player:
     """Register one player; start numbers count up from 1. Late entries are welcome."""
     require(by, tournament, "organise")
+    require_open(_lock(tournament))
     fields = _player_fields({"name": name, "club": club, "rating": rating})
     (number,) = _next_numbers(tournament, 1)
     player = stamp_history_user(Player(tournament=tournament, number=number, **fields), by)
@@ -103,7 +112,7 @@ def player_update(*, player: Player, by: User, **changes: Any) -> Player:
     require(by, player.tournament, "organise")
     # The tournament row before the player's (the one lock order, `games.services.locks`):
     # the standings count below updates it, and a delete of the tournament locks it first.
-    Tournament.objects.select_for_update().filter(pk=player.tournament_id).first()
+    require_open(_lock(player.tournament_id))
     raise_all([RuleError(f, "cannot be changed.") for f in sorted(set(changes) - UPDATABLE)])
     fields = _player_fields(changes)
     standing_change = any(
@@ -202,6 +211,7 @@ class PlayersImport:
 def players_import_csv(*, tournament: Tournament, by: User, data: bytes | str) -> PlayersImport:
     """Register every row of a `name,club,rating` CSV (header row first) — all rows or none."""
     require(by, tournament, "organise")
+    require_open(_lock(tournament))
     table = _csv_table(data)
     rows: list[dict[str, Any]] = []
     errors: list[RuleError] = []

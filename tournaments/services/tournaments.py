@@ -32,6 +32,7 @@ from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.standings import validate_ranking
 
 from ..events import results_changed
+from ..lifecycle import transition_error
 from ..models import StaffMember, Tournament
 from ..permissions import User, require
 from .validation import (
@@ -221,6 +222,8 @@ def _new_rules(tournament: Tournament, changes: Mapping[str, Any]) -> dict[str, 
 @transaction.atomic
 def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> Tournament:
     """Change settings. Rules cannot change once a result exists; the slug never changes.
+    A status change follows `tournaments.lifecycle` (`status="running"` reopens a finished
+    tournament); settings and the status may change in a finished tournament too.
 
     The tournament row is locked first (as every write that touches results does), so a
     rules change and a first result cannot both pass their checks at the same moment.
@@ -233,7 +236,9 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
     if "name" in changes:
         changes["name"] = collect(errors, _name, changes["name"])
     if "status" in changes:
-        collect(errors, choice, "status", changes["status"], Tournament.Status)
+        status = collect(errors, choice, "status", changes["status"], Tournament.Status)
+        if status is not None and (wrong := transition_error(tournament, status)):
+            errors.append(wrong)
     errors += _settings_errors(changes)
     if "preset" in changes or "rules" in changes:
         changes["rules"] = collect(errors, _new_rules, tournament, changes)
@@ -274,16 +279,41 @@ def tournament_delete(*, tournament: Tournament, by: User) -> None:
     stamp_history_user(tournament, by).delete()
 
 
+# What an organiser who is not a superuser hears when no user can be added under a name.
+# Any signed-in user can create a tournament and so reach this form: the answer must not
+# tell them whether an account exists, or they could list a club's usernames.
+NO_SUCH_USER = "no user can be added under that name; ask them for their exact username."
+
+
+def _staff_user(by: User, username: object) -> Any:
+    """The active user named exactly `username`, or a `RuleError` on `username`.
+
+    A superuser (who sees every account in the admin anyway) is told what is wrong; anyone
+    else gets `NO_SUCH_USER` for an unknown name and a deactivated account alike, after
+    the same single query, so the answer and its timing do not depend on the account. What
+    remains is what the form is for: naming an existing user adds them.
+    """
+    users = get_user_model().objects
+    user = users.filter(username=username).first() if isinstance(username, str) else None
+    if user is not None and user.is_active:
+        return user
+    if not getattr(by, "is_superuser", False):
+        raise RuleError("username", NO_SUCH_USER)
+    if user is None:
+        raise RuleError("username", f"there is no user named {username!r}.")
+    raise RuleError("username", f"{username!r} is deactivated; reactivate them first.")
+
+
 @transaction.atomic
 def staff_add(*, tournament: Tournament, by: User, username: str, role: str) -> StaffMember:
-    """Give a user a role in the tournament (or change the role they have)."""
+    """Give a user a role in the tournament (or change the role they have).
+
+    The role is checked before the name is looked up, so a request with a bad role says
+    nothing about the name either (see `_staff_user` for what an unknown name answers).
+    """
     require(by, tournament, "organise")
-    errors: list[RuleError] = []
-    user = get_user_model().objects.filter(username=username).first()
-    if user is None:
-        errors.append(RuleError("username", f"there is no user named '{username}'."))
-    collect(errors, choice, "role", role, StaffMember.Role)
-    raise_all(errors)
+    choice("role", role, StaffMember.Role)
+    user = _staff_user(by, username)
     member = StaffMember.objects.filter(tournament=tournament, user=user).first()
     if member is None:
         member = StaffMember(tournament=tournament, user=user, role=role)

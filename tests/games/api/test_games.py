@@ -49,7 +49,7 @@ def test_game_detail(client_for, game, bob):
             "tiles_drawn": 1,
             "points": 0,
             "note": "slow",
-            "recorded_by": "bob",
+            "recorded_by": None,  # a staff username, hidden from the public
             "recorded_at": body["penalties"][0]["recorded_at"],
             "voided": False,
         }
