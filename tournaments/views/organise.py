@@ -160,8 +160,8 @@ def players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse
         else:
             messages.success(
                 request,
-                f"{len(imported.players)} players imported "
-                f"(cells separated by {imported.delimiter_name}s).",
+                f"{len(imported.players)} players imported. "
+                f"The file's cells were separated by {imported.delimiter_name}s.",
             )
             return redirect("tournament-players", slug=tournament.slug)
     return _players_page(request, tournament, import_form=form)
