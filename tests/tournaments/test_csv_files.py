@@ -99,7 +99,9 @@ def test_the_page_says_which_delimiter_it_read(as_user, club):
         {"file": SimpleUploadedFile("p.csv", data)},
         follow=True,
     )
-    assert "1 player imported (cells separated by semicolons)." in text(response)
+    assert "1 player imported. The file's cells were separated by semicolons." in (
+        text(response).replace("&#x27;", "'")
+    )
     assert club.players.get(number=9).club == "Kraków"
 
 

@@ -203,7 +203,7 @@ class PlayersImport:
 
     @property
     def delimiter_name(self) -> str:
-        """ "comma", "semicolon" or "tab"."""
+        """The delimiter by name: comma, semicolon or tab."""
         return DELIMITERS[self.delimiter]
 
 

@@ -162,9 +162,9 @@ def players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse
             count = len(imported.players)
             messages.success(
                 request,
-                ngettext("%(count)d player imported", "%(count)d players imported", count)
+                ngettext("%(count)d player imported.", "%(count)d players imported.", count)
                 % {"count": count}
-                + f" (cells separated by {imported.delimiter_name}s).",
+                + f" The file's cells were separated by {imported.delimiter_name}s.",
             )
             return redirect("tournament-players", slug=tournament.slug)
     return _players_page(request, tournament, import_form=form)
