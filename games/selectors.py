@@ -194,15 +194,25 @@ def confirmed_racks(tournament: Tournament) -> QuerySet[RackEntry]:
 # --- standings as the pages show them ------------------------------------------------------
 
 
+# Up to this many players the standings come whole (the page, its fragment and the API,
+# as API.md shows them); a larger field is shown a page of STANDINGS_PAGE_SIZE rows at a
+# time, so a phone polling a 15,000-player event gets a few KB, not megabytes.
+STANDINGS_WHOLE_UP_TO = 200
+STANDINGS_PAGE_SIZE = 100
+
+
 @dataclass(frozen=True)
 class StandingsTable:
     columns: tuple[Metric, ...]
-    rows: list[dict[str, Any]]  # as stored: rank, player {id, number, name, ...}, metrics
+    rows: list[dict[str, Any]]  # this page's rows, as stored: rank, player {...}, metrics
     ranking: list[str]
     computed_at: datetime
     computed_version: int
     results_version: int
     stale: bool
+    count: int = 0  # rows in the whole table
+    page: int = 1
+    pages: int = 1
 
     @property
     def cells(self) -> list[tuple[dict[str, Any], list[int | None]]]:
@@ -210,19 +220,61 @@ class StandingsTable:
         keys = [column.key for column in self.columns]
         return [(row, [row["metrics"].get(key) for key in keys]) for row in self.rows]
 
+    @property
+    def paged(self) -> bool:
+        return self.pages > 1
 
-def standings_table(tournament: Tournament) -> StandingsTable:
+
+def standings_page_of(
+    rows: list[dict[str, Any]], *, page: int | None = None, player_number: int | None = None
+) -> tuple[list[dict[str, Any]], int, int]:
+    """The rows to show, the page number and the page count. A field of up to
+    STANDINGS_WHOLE_UP_TO players is one page; a larger one is cut into pages of
+    STANDINGS_PAGE_SIZE, and `player_number` ("find me") picks the page that player is
+    on. A page past the last shows the last (a table that shrank since the link was made).
+    """
+    if len(rows) <= STANDINGS_WHOLE_UP_TO:
+        return rows, 1, 1
+    pages = -(-len(rows) // STANDINGS_PAGE_SIZE)
+    if player_number is not None:
+        index = next(
+            (i for i, row in enumerate(rows) if row["player"]["number"] == player_number), None
+        )
+        if index is not None:
+            page = index // STANDINGS_PAGE_SIZE + 1
+    page = min(max(page or 1, 1), pages)
+    start = (page - 1) * STANDINGS_PAGE_SIZE
+    return rows[start : start + STANDINGS_PAGE_SIZE], page, pages
+
+
+def standings_table(
+    tournament: Tournament,
+    *,
+    page: int | None = None,
+    player_number: int | None = None,
+    whole: bool = False,
+) -> StandingsTable:
     """The latest snapshot and whether it is stale (`standings_for_read`: computed here
-    when there is none, or no worker can be asked), with the columns the pages show."""
+    when there is none, or no worker can be asked), with the columns the pages show: one
+    page of it for a large field (`standings_page_of`), or all of it with `whole` (the
+    CSV)."""
     snapshot, stale = standings_for_read(tournament)
     ranking = [key for key in snapshot.ranking if key in METRICS]
     keys = ranking + [key for key in ALWAYS_SHOWN if key not in ranking]
+    rows, page, pages = (
+        (snapshot.rows, 1, 1)
+        if whole
+        else standings_page_of(snapshot.rows, page=page, player_number=player_number)
+    )
     return StandingsTable(
         columns=tuple(METRICS[key] for key in keys),
-        rows=snapshot.rows,
+        rows=rows,
         ranking=list(snapshot.ranking),
         computed_at=snapshot.computed_at,
         computed_version=snapshot.computed_version,
         results_version=tournament.results_version,
         stale=stale,
+        count=len(snapshot.rows),
+        page=page,
+        pages=pages,
     )

@@ -19,7 +19,7 @@ from tournaments.api.common import TournamentScoped, errors
 from tournaments.models import Tournament
 
 from ..exports import standings_csv
-from ..selectors import standings_table
+from ..selectors import STANDINGS_PAGE_SIZE, STANDINGS_WHOLE_UP_TO, standings_table
 
 
 class StandingsPlayerOut(serializers.Serializer):
@@ -46,7 +46,13 @@ class StandingsOut(serializers.Serializer):
     stale = serializers.BooleanField(help_text="The rows are behind `results_version`.")
     computed_at = serializers.DateTimeField(allow_null=True)
     ranking = serializers.ListField(child=serializers.CharField())
-    rows = StandingsRowOut(many=True)
+    rows = StandingsRowOut(many=True, help_text="This page's rows, best first.")
+    count = serializers.IntegerField(help_text="Rows in the whole table (players).")
+    page = serializers.IntegerField(help_text="This page; 1 for a field shown whole.")
+    pages = serializers.IntegerField(
+        help_text=f"How many pages: 1 up to {STANDINGS_WHOLE_UP_TO} players, then pages of "
+        f"{STANDINGS_PAGE_SIZE} rows (`?page=N`, or `?player=N` for a start number's page)."
+    )
 
 
 STANDINGS_EXAMPLE = {
@@ -79,12 +85,35 @@ STANDINGS_EXAMPLE = {
             },
         }
     ],
+    "count": 1,
+    "page": 1,
+    "pages": 1,
 }
 
 
-def standings_of(tournament: Tournament) -> dict[str, Any]:
+class StandingsQuery(serializers.Serializer):
+    """The query of `GET standings/` (text, as every query string is)."""
+
+    page = serializers.IntegerField(
+        required=False, min_value=1, max_value=10**9, help_text="The page to show."
+    )
+    player = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=10**9,
+        help_text="A start number: show the page that player is on.",
+    )
+
+
+def standings_query(request: Any) -> dict[str, Any]:
+    query = StandingsQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    return dict(query.validated_data)
+
+
+def standings_of(tournament: Tournament, query: dict[str, Any]) -> dict[str, Any]:
     """The latest snapshot and whether it is stale, exactly as the pages show it."""
-    table = standings_table(tournament)
+    table = standings_table(tournament, page=query.get("page"), player_number=query.get("player"))
     return {
         "results_version": table.results_version,
         "computed_version": table.computed_version,
@@ -92,6 +121,9 @@ def standings_of(tournament: Tournament) -> dict[str, Any]:
         "computed_at": table.computed_at,
         "ranking": table.ranking,
         "rows": table.rows,
+        "count": table.count,
+        "page": table.page,
+        "pages": table.pages,
     }
 
 
@@ -101,12 +133,17 @@ class StandingsView(TournamentScoped, APIView):
         summary="Read the standings",
         description="The latest standings snapshot, best first; `stale` says it is behind "
         "the tournament's `results_version` (a recompute is on its way). Only confirmed "
-        "results count; sanction points are already taken off `score`.",
-        responses={200: StandingsOut, **errors(404)},
+        "results count; sanction points are already taken off `score`. Up to "
+        f"{STANDINGS_WHOLE_UP_TO} players every row comes at once; a larger field comes "
+        f"{STANDINGS_PAGE_SIZE} rows a page (`?page=N`, or `?player=N`: the page with that "
+        "start number), `count`, `page` and `pages` saying where it is.",
+        parameters=[StandingsQuery],
+        responses={200: StandingsOut, **errors(400, 404)},
         examples=[OpenApiExample("Standings", value=STANDINGS_EXAMPLE, response_only=True)],
     )
     def get(self, request: Any, slug: str) -> Response:
-        return Response(StandingsOut(standings_of(self.tournament)).data)
+        standings = standings_of(self.tournament, standings_query(request))
+        return Response(StandingsOut(standings).data)
 
 
 class CSVRenderer(renderers.BaseRenderer):
@@ -150,7 +187,7 @@ class StandingsCSVView(TournamentScoped, APIView):
         },
     )
     def get(self, request: Any, slug: str) -> Response:
-        text = standings_csv(standings_table(self.tournament))
+        text = standings_csv(standings_table(self.tournament, whole=True))
         # CSV whatever the Accept header asked for: this address *is* the CSV.
         request.accepted_renderer = CSVRenderer()
         request.accepted_media_type = CSVRenderer.media_type

@@ -3,7 +3,8 @@ and the standings as CSV.
 
 Terms:
 * fragment — a piece of a page that htmx swaps in place; served with the same
-  permissions as the page it belongs to.
+  permissions as the page it belongs to. A large field's standings come a page at a
+  time (`games.selectors.standings_page_of`); the fragment polls the page it shows.
 """
 
 from __future__ import annotations
@@ -13,10 +14,20 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from tournaments.models import Tournament
-from tournaments.web import csv_download, tournament_context, tournament_page
+from tournaments.web import csv_download, tournament_context, tournament_page, whole_number
 
 from ..exports import standings_csv as standings_csv_text
-from ..selectors import standings_table
+from ..selectors import StandingsTable, standings_table
+
+
+def _shown_standings(request: HttpRequest, tournament: Tournament) -> StandingsTable:
+    """The standings page the request asks for: `?page=N`, or `?player=N` (a start number:
+    "find me", the page that player is on). A large field is shown a page at a time."""
+    return standings_table(
+        tournament,
+        page=whole_number(request.GET.get("page")),
+        player_number=whole_number(request.GET.get("player")),
+    )
 
 
 @tournament_page("view")
@@ -26,7 +37,7 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
         "games/tournament_detail.html",
         {
             **tournament_context(request.user, tournament),
-            "standings": standings_table(tournament),
+            "standings": _shown_standings(request, tournament),
         },
     )
 
@@ -37,7 +48,7 @@ def standings_live(request: HttpRequest, tournament: Tournament) -> HttpResponse
     return render(
         request,
         "games/standings_fragment.html",
-        {"tournament": tournament, "standings": standings_table(tournament)},
+        {"tournament": tournament, "standings": _shown_standings(request, tournament)},
     )
 
 
@@ -45,5 +56,6 @@ def standings_live(request: HttpRequest, tournament: Tournament) -> HttpResponse
 @tournament_page("view")
 def standings_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return csv_download(
-        standings_csv_text(standings_table(tournament)), f"{tournament.slug}-standings.csv"
+        standings_csv_text(standings_table(tournament, whole=True)),
+        f"{tournament.slug}-standings.csv",
     )

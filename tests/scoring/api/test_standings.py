@@ -27,8 +27,10 @@ def test_without_a_snapshot_the_standings_are_computed_now(client_for, game, bob
     assert response.status_code == 200
     body = response.json()
     tournament.refresh_from_db()
+    # API.md's fields, and the paging of a large field (one page here).
     assert set(body) == {"results_version", "computed_version", "stale", "computed_at",
-                         "ranking", "rows"}  # fmt: skip
+                         "ranking", "rows", "count", "page", "pages"}  # fmt: skip
+    assert (body["page"], body["pages"]) == (1, 1)
     assert body["results_version"] == body["computed_version"] == tournament.results_version
     assert body["stale"] is False
     assert body["computed_at"]
