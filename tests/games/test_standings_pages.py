@@ -74,6 +74,8 @@ def test_the_page_and_its_fragment_show_one_page_and_poll_it(as_user, large):  #
     assert "Page 2 of 3" in html
     assert f'hx-get="{live}?page=2"' in html  # polling keeps to the page shown
     assert html.count("<tr>") == STANDINGS_PAGE_SIZE + 1  # the header row and one page
+    # "Find me" sits on the page, outside what polling replaces (typing is never wiped).
+    assert 'name="player"' in page and 'name="player"' not in html
 
 
 def test_the_csv_is_always_the_whole_table(as_user, large):  # noqa: F811
