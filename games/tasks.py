@@ -9,7 +9,7 @@ from django.db import InterfaceError, OperationalError
 
 from tournaments.events import RECOMPUTE_TASK, REPAIR_TASK, clear_pending
 
-from .services.standings import standings_recompute, standings_repair
+from .services.standings import standings_prune, standings_recompute, standings_repair
 
 DATABASE_ERRORS = (OperationalError, InterfaceError)
 
@@ -27,7 +27,10 @@ def recompute_standings(tournament_id: int) -> int | None:
     # a new recompute instead of being folded into this one.
     clear_pending(tournament_id)
     snapshot = standings_recompute(tournament_id=tournament_id)
-    return snapshot.computed_version if snapshot else None
+    if snapshot is None:
+        return None
+    standings_prune(tournament_id=tournament_id)
+    return snapshot.computed_version
 
 
 @shared_task(

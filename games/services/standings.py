@@ -5,7 +5,8 @@ for a recompute on commit (`tournaments.events.results_changed`); the `games.tas
 then calls `standings_recompute`, which reads everything it needs in a fixed handful of
 queries, lets the pure `scoring.standings` rank it, and stores the snapshot for that
 version. Only the newest `settings.STANDINGS_KEEP` snapshots of a tournament are kept
-(each is some 300 KB at 1,000 players); the older ones are pruned as a new one is stored.
+(each is some 300 KB at 1,000 players): the job prunes the older ones after storing a new
+one (`standings_prune`).
 
 Not checked here: permissions. Snapshots are derived data that anyone who may see the
 tournament may read (the views check visibility); recomputing changes nothing but them.
@@ -17,7 +18,7 @@ import time
 from itertools import starmap
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, Subquery
 
 from scoring.standings import (
@@ -120,12 +121,12 @@ def _ranked_rows(tournament: Tournament, players: list[int], penalties: dict[int
 def standings_recompute(*, tournament_id: int) -> Standings | None:
     """The snapshot for the tournament's current results version (None if it is gone).
 
-    Six SQL queries whatever the size, and BEGIN and COMMIT around the insert and the prune
-    outside a transaction: the tournament with the id of its snapshot at that version if
-    there is one, the players with their penalty counts, the sums per player (per series
-    when the ranking needs to know who sat with whom), the insert, the deletion of the
-    snapshots older than the kept ones and the id of the stored row (one more if another
-    worker stored that version meanwhile).
+    Five SQL queries whatever the size, and BEGIN and COMMIT around the insert outside a
+    transaction: the tournament with the id of its snapshot at that version if there is
+    one, the players with their penalty counts, the sums per player (per series when the
+    ranking needs to know who sat with whom), the insert and the id of the stored row (one
+    more if another worker stored that version meanwhile). Old snapshots are pruned by the
+    job afterwards (`standings_prune`), not here.
     """
     current = Standings.objects.filter(
         tournament=OuterRef("pk"), computed_version=OuterRef("results_version")
@@ -172,11 +173,7 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     # would need in a transaction). It does not return the id, so the id is read back with
     # the time: another time means another worker stored this version first, and its
     # snapshot, the same table, is the one to return.
-    # The prune shares the insert's transaction: outside one it costs a single query,
-    # not a BEGIN and COMMIT of its own.
-    with transaction.atomic(savepoint=False):
-        Standings.objects.bulk_create([snapshot], ignore_conflicts=True)
-        _prune(tournament)
+    Standings.objects.bulk_create([snapshot], ignore_conflicts=True)
     snapshot.pk, computed_at = (
         Standings.objects.filter(tournament=tournament, computed_version=version)
         .values_list("pk", "computed_at")
@@ -187,18 +184,19 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     return snapshot
 
 
-def _prune(tournament: Tournament) -> None:
+def standings_prune(*, tournament_id: int) -> None:
     """Delete the tournament's snapshots older than the newest `STANDINGS_KEEP`, in one
     query. The newest always stays (at least one is kept), and so does a newer one another
-    worker stored meanwhile: only snapshots below the kept ones' lowest version go."""
+    worker stored meanwhile: only snapshots below the kept ones' lowest version go.
+    The standings job runs it after each recompute (`games.tasks`)."""
     oldest_kept = (
-        Standings.objects.filter(tournament=tournament)
+        Standings.objects.filter(tournament=tournament_id)
         .order_by("-computed_version")
         .values("computed_version")[settings.STANDINGS_KEEP - 1 : settings.STANDINGS_KEEP]
     )
     # With fewer snapshots than that, the subquery is empty (NULL) and nothing matches.
     Standings.objects.filter(
-        tournament=tournament, computed_version__lt=Subquery(oldest_kept)
+        tournament=tournament_id, computed_version__lt=Subquery(oldest_kept)
     ).delete()
 
 
@@ -225,6 +223,7 @@ def standings_repair() -> list[int]:
     repaired = stale_tournament_ids()
     for tournament_id in repaired:
         standings_recompute(tournament_id=tournament_id)
+        standings_prune(tournament_id=tournament_id)
     return repaired
 
 
