@@ -77,7 +77,9 @@ def request_recompute(tournament_id: int) -> bool:
     """
     job = current_app.signature(RECOMPUTE_TASK, args=(tournament_id,))
     if current_app.conf.task_always_eager:
-        job.apply_async()
+        # In-process (no broker): run it here. `apply`, not `apply_async`, which would ask
+        # for a broker connection first and log "No hostname was supplied" every time.
+        job.apply()
         return True
     key = _pending_key(tournament_id)
     try:
