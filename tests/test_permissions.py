@@ -16,7 +16,12 @@ from games.services.rounds import round_cancel, round_open, seat_swap
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, rummikub_racks, seated
 from tournaments.models import Player, Round, StaffMember, Tournament
-from tournaments.services.players import player_register, player_update, players_import_csv
+from tournaments.services.players import (
+    player_delete,
+    player_register,
+    player_update,
+    players_import_csv,
+)
 from tournaments.services.tournaments import (
     staff_add,
     tournament_create,
@@ -54,6 +59,7 @@ WRITES = {
     "player_update": lambda t, who: player_update(
         player=t.players.get(number=1), by=who, status="withdrawn"
     ),
+    "player_delete": lambda t, who: player_delete(player=t.players.get(number=8), by=who),
     "players_import_csv": lambda t, who: players_import_csv(
         tournament=t, by=who, data="name\nEve\n"
     ),
