@@ -21,6 +21,7 @@ urlpatterns = [
     path(T + "players/<num:player_number>/", players.player_detail, name="player-detail"),
     path(T + "rounds/new/", rounds.round_open, name="round-open"),
     path(ROUND, rounds.round_detail, name="round-detail"),
+    path(ROUND + "cancel/", rounds.round_cancel, name="round-cancel"),
     path(ROUND + "swap/", rounds.seat_swap, name="seat-swap"),
     path(ROUND + "sheets/", rounds.round_sheets, name="round-sheets"),
     path(TABLE, entry.table_entry, name="table-entry"),

@@ -45,6 +45,12 @@ rank
     Competition ranking ("1224"): players equal on every ranking metric share a rank, and
     the next rank skips the places they took. Inside a shared rank rows are ordered by
     player id, only so that the output is deterministic.
+withdrawn
+    Players the caller names in ``withdrawn`` are listed after every other player, never
+    ranked among them: the others are ranked 1..n exactly as without them, and the
+    withdrawn ones are ranked among themselves by the same ranking after that, their ranks
+    continuing from n + 1 (so ``rank`` stays a whole number for everyone). A withdrawn
+    player never shares a rank or a ``head_to_head`` tied group with an active one.
 
 Decisions where RULES.md is silent
 ----------------------------------
@@ -68,7 +74,7 @@ Decisions where RULES.md is silent
 """
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -219,15 +225,19 @@ def compute_standings(
     penalties: Mapping[int, int],
     ranking: Sequence[str],
     lot_seed: str,
+    withdrawn: Collection[int] = frozenset(),
 ) -> list[StandingRow]:
-    """Rank every registered player (withdrawn ones included) by ``ranking``.
+    """Rank every registered player (withdrawn ones included, after the others: see
+    "withdrawn" above) by ``ranking``.
 
     ``lines`` are the lines of confirmed results only, in any order; ``penalties`` maps a
     player to their count of unvoided penalties (absent = 0). Returns one row per player,
     best first.
     """
     order = validate_ranking(ranking)
-    return _rank(players, fold_games(lines), penalties, order, lot_seed, source="lines")
+    return _rank(
+        players, fold_games(lines), penalties, order, lot_seed, source="lines", withdrawn=withdrawn
+    )
 
 
 def compute_standings_from_series(
@@ -237,6 +247,7 @@ def compute_standings_from_series(
     penalties: Mapping[int, int],
     ranking: Sequence[str],
     lot_seed: str,
+    withdrawn: Collection[int] = frozenset(),
 ) -> list[StandingRow]:
     """``compute_standings`` from series lines: the same rows for the same games.
 
@@ -244,7 +255,7 @@ def compute_standings_from_series(
     only for confirmed results.
     """
     order = validate_ranking(ranking)
-    return _rank(players, series, penalties, order, lot_seed, source="series")
+    return _rank(players, series, penalties, order, lot_seed, source="series", withdrawn=withdrawn)
 
 
 def compute_standings_from_totals(
@@ -254,6 +265,7 @@ def compute_standings_from_totals(
     penalties: Mapping[int, int],
     ranking: Sequence[str],
     lot_seed: str,
+    withdrawn: Collection[int] = frozenset(),
 ) -> list[StandingRow]:
     """``compute_standings`` for a ranking without ``SERIES_METRICS``, from one line per
     player: the same ranks, and the same metrics except the series ones, which are left
@@ -274,7 +286,7 @@ def compute_standings_from_totals(
         values["rummikubs"][line.player] = line.rummikubs
         values["rack_total"][line.player] = line.charge
         values["best_game"][line.player] = line.best_game if line.games else 0
-    return _finish(roster, values, [], penalties, order, lot_seed)
+    return _finish(roster, values, [], penalties, order, lot_seed, withdrawn)
 
 
 def fold_games(lines: Iterable[GameLine]) -> list[SeriesLine]:
@@ -332,11 +344,12 @@ def _rank(
     order: tuple[str, ...],
     lot_seed: str,
     source: str,
+    withdrawn: Collection[int] = frozenset(),
 ) -> list[StandingRow]:
     """The rows for a validated ranking ``order``; ``source`` names the input in errors."""
     roster = _roster(players)
     values, parts = _tally(roster, series, source)
-    return _finish(roster, values, parts, penalties, order, lot_seed)
+    return _finish(roster, values, parts, penalties, order, lot_seed, withdrawn)
 
 
 def _roster(players: Sequence[int]) -> list[int]:
@@ -353,8 +366,10 @@ def _finish(
     penalties: Mapping[int, int],
     order: tuple[str, ...],
     lot_seed: str,
+    withdrawn: Collection[int] = frozenset(),
 ) -> list[StandingRow]:
-    """Add penalties, lot and head_to_head to the summed ``values``, then rank."""
+    """Add penalties, lot and head_to_head to the summed ``values``, then rank: the
+    players in ``withdrawn`` after all the others (see "withdrawn" above)."""
     penalty_counts = dict.fromkeys(roster, 0)
     for player, count in penalties.items():
         if player not in penalty_counts:
@@ -363,14 +378,19 @@ def _finish(
     values["penalties"] = penalty_counts
     values["lot"] = {p: lot_draw(lot_seed, p) for p in roster}
 
+    # 0 for an active player, 1 for a withdrawn one: the first part of every sort key and
+    # tied group, so the two never mix. Not a metric: it is not reported in the rows.
+    standing = {p: int(p in withdrawn) for p in roster}
     if HEAD_TO_HEAD in order:
         before = order[: order.index(HEAD_TO_HEAD)]
-        values[HEAD_TO_HEAD] = _head_to_head(roster, before, values, parts)
+        values[HEAD_TO_HEAD] = _head_to_head(roster, before, values, parts, standing)
 
     # Sort key: a tuple in which smaller is better, so "higher" metrics are negated; the
     # player id after it only makes the order inside a shared rank deterministic.
     columns = [(values[k], -1 if METRICS[k].direction == "higher" else 1) for k in order]
-    keyed = sorted((tuple(sign * column[p] for column, sign in columns), p) for p in roster)
+    keyed = sorted(
+        ((standing[p], *(sign * column[p] for column, sign in columns)), p) for p in roster
+    )
 
     reported = [k for k in METRICS if k in values]
     rows: list[StandingRow] = []
@@ -523,18 +543,22 @@ def _head_to_head(
     before: tuple[str, ...],
     values: dict[str, dict[int, int]],
     parts: list[list[SeriesLine]],
+    standing: Mapping[int, int],
 ) -> dict[int, int]:
     """head_to_head for every player, each within their tied group.
 
     The tied group is the players with equal values on every metric in ``before`` (all
-    players when ``before`` is empty). A player's value is their score summed over the games
-    in which at least one other member of their group also sat; such a game counts once,
-    however many group members sat in it. The games of a part all have the same players, so
-    a part's games count all or none: the sum runs over series lines, not games.
+    players when ``before`` is empty) and the same ``standing`` (active or withdrawn). A
+    player's value is their score summed over the games in which at least one other member
+    of their group also sat; such a game counts once, however many group members sat in
+    it. The games of a part all have the same players, so a part's games count all or
+    none: the sum runs over series lines, not games.
     """
     group_ids: dict[tuple[int, ...], int] = {}
     group_of = {
-        player: group_ids.setdefault(tuple(values[k][player] for k in before), len(group_ids))
+        player: group_ids.setdefault(
+            (standing[player], *(values[k][player] for k in before)), len(group_ids)
+        )
         for player in roster
     }
     result = dict.fromkeys(roster, 0)

@@ -12,11 +12,16 @@ from django.core.exceptions import PermissionDenied
 
 from games.models import Penalty, Result, Seat
 from games.services.results import penalty_record, penalty_void, result_confirm, result_submit
-from games.services.rounds import round_open, seat_swap
+from games.services.rounds import round_cancel, round_open, seat_swap
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, rummikub_racks, seated
 from tournaments.models import Player, Round, StaffMember, Tournament
-from tournaments.services.players import player_register, player_update, players_import_csv
+from tournaments.services.players import (
+    player_delete,
+    player_register,
+    player_update,
+    players_import_csv,
+)
 from tournaments.services.tournaments import (
     staff_add,
     tournament_create,
@@ -54,10 +59,12 @@ WRITES = {
     "player_update": lambda t, who: player_update(
         player=t.players.get(number=1), by=who, status="withdrawn"
     ),
+    "player_delete": lambda t, who: player_delete(player=t.players.get(number=8), by=who),
     "players_import_csv": lambda t, who: players_import_csv(
         tournament=t, by=who, data="name\nEve\n"
     ),
     "round_open": lambda t, who: round_open(tournament=t, by=who, method="random"),
+    "round_cancel": lambda t, who: round_cancel(round_=t.rounds.get(number=1), by=who),
     "seat_swap": lambda t, who: seat_swap(
         round_=t.rounds.get(number=1),
         by=who,

@@ -19,4 +19,5 @@ urlpatterns = [
     path(T + "players/import/", organise.players_import, name="tournament-players-import"),
     path(T + "players.csv", organise.players_csv, name="tournament-players-csv"),
     path(T + "players/<num:player_number>/status/", organise.player_status, name="player-status"),
+    path(T + "players/<num:player_number>/delete/", organise.player_delete, name="player-delete"),
 ]

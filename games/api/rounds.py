@@ -1,6 +1,6 @@
 """REST API for rounds (API.md): list them, read one, open the next — each round with its
-tables, seats, games and seating quality. The write service decides who may open one
-(organisers only)."""
+tables, seats, games and seating quality — and cancel the last one before any result. The
+write services decide who may open or cancel one (organisers only)."""
 
 from __future__ import annotations
 
@@ -216,3 +216,29 @@ class RoundDetailView(TournamentScoped, APIView):
         if round_ is None:
             raise Http404("No such round.")
         return Response(RoundOut(round_).data)
+
+    @extend_schema(
+        tags=["rounds"],
+        summary="Cancel the last round",
+        description="Organisers only. Cancels the tournament's last round while nothing of "
+        "it is played: its tables, seats and games are deleted and its number is free again "
+        "(the next round opened gets it; a planned schedule seats it as planned). A round "
+        "that is not the last one, or that has any result (even one awaiting confirmation) "
+        "or any penalty, is kept: 409 naming `round`, with the reason.",
+        request=None,
+        responses={204: None, **errors(401, 403, 404, 409)},
+        examples=[
+            OpenApiExample(
+                "Played",
+                value={"round": ["round 3 has results at tables 1 and 4; it cannot be cancelled."]},
+                response_only=True,
+                status_codes=["409"],
+            ),
+        ],
+    )
+    def delete(self, request: Any, slug: str, number: int) -> Response:
+        round_ = self.tournament.rounds.filter(number=number).first()
+        if round_ is None:
+            raise Http404("No such round.")
+        services.round_cancel(round_=round_, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

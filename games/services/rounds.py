@@ -1,6 +1,6 @@
-"""Writes for rounds: open the next round (seat everyone, create the tables' games) and
-swap two players' seats — each one transaction, refused first to anyone but the
-tournament's organisers.
+"""Writes for rounds: open the next round (seat everyone, create the tables' games), swap
+two players' seats and cancel the last round before any result — each one transaction,
+refused first to anyone but the tournament's organisers.
 
 Terms (RULES.md §7, `scoring.seating`):
 * draw — who sits at which table in which seat: given by hand (`manual`) or drawn by the
@@ -42,7 +42,7 @@ from tournaments.services.validation import (
     whole_number_between,
 )
 
-from ..models import Game, Result, Seat, Table
+from ..models import Game, Penalty, Result, Seat, Table
 from .locks import lock_tournament
 from .standings import standings_recompute
 
@@ -341,3 +341,65 @@ def seat_swap(*, round_: Round, by: User, player_a: object, player_b: object) ->
     round_.quality = seating_quality(tournament, round_)
     round_.save(update_fields=["quality"])
     return round_
+
+
+def _tables_phrase(numbers: Sequence[int]) -> str:
+    """ "table 2", "tables 1 and 4", "tables 1, 3 and 4"."""
+    if len(numbers) == 1:
+        return f"table {numbers[0]}"
+    return "tables " + ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
+
+
+@transaction.atomic
+def round_cancel(*, round_: Round, by: User) -> None:
+    """Cancel the last round before anything of it is played: its tables, seats and games
+        go, and its number is free again (the next round opened gets it). Cancelling the only
+    round makes a running tournament upcoming again.
+
+        Refused (a `Conflict` on `round`) for a round that is not the last one, and for one
+        with any result version (even one awaiting confirmation, even a discarded one) or any
+        penalty (even a voided one): what was played is kept. The seat rows' history records
+        who cancelled. A stored `SeatingPlan` is left as it is: it plans by round number, so
+        the round opened again with `plan` is seated as planned.
+    """
+    tournament = lock_tournament(round_.tournament_id)
+    require(by, tournament, "organise")
+    require_open(tournament)
+    # Read again under the lock: a second click waited for the first, which cancelled it.
+    current = Round.objects.filter(pk=round_.pk).first()
+    if current is None:
+        raise Conflict("round", f"round {round_.number} was cancelled already.")
+    round_ = current
+    last = tournament.rounds.aggregate(top=Max("number"))["top"]
+    if round_.number != last:
+        raise Conflict(
+            "round",
+            f"round {round_.number} is not the last round (round {last} is); only the last "
+            "round can be cancelled.",
+        )
+    played = [
+        f"{what} at {_tables_phrase(tables)}"
+        for what, tables in (
+            ("results", _tables_of(Result.objects.filter(game__table__round=round_))),
+            ("penalties", _tables_of(Penalty.objects.filter(game__table__round=round_))),
+        )
+        if tables
+    ]
+    if played:
+        raise Conflict(
+            "round",
+            f"round {round_.number} has {' and '.join(played)}; it cannot be cancelled.",
+        )
+    for seat in Seat.objects.filter(round=round_):
+        seat._change_reason = f"round {round_.number} cancelled"
+        stamp_history_user(seat, by).delete()
+    round_.delete()  # its tables and games go with it
+    if tournament.status == Tournament.Status.RUNNING and not tournament.rounds.exists():
+        # Back to where opening round 1 found it.
+        tournament.status = Tournament.Status.UPCOMING
+        stamp_history_user(tournament, by).save(update_fields=["status", "updated_at"])
+
+
+def _tables_of(rows: Any) -> list[int]:
+    """The table numbers of the results or penalties `rows`, in order."""
+    return sorted(set(rows.values_list("game__table__number", flat=True)))

@@ -102,11 +102,16 @@ def _sums(sql: str, tournament_id: int) -> list[tuple]:
         return cursor.fetchall()
 
 
-def _ranked_rows(tournament: Tournament, players: list[int], penalties: dict[int, int]):
+def _ranked_rows(
+    tournament: Tournament, players: list[int], penalties: dict[int, int], withdrawn: set[int]
+):
     """Rank from per-player totals when the ranking allows it (one row per player comes
-    back), from series lines when it needs to know who sat with whom (one per series)."""
+    back), from series lines when it needs to know who sat with whom (one per series).
+    Withdrawn players come after the active ones, ranked on from there (`scoring.standings`,
+    "withdrawn")."""
     common = {
         "players": players,
+        "withdrawn": withdrawn,
         "penalties": penalties,
         "ranking": tournament.ranking,
         "lot_seed": f"{tournament.pk}:{tournament.slug}",
@@ -145,7 +150,12 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
         .annotate(penalty_count=Count("penalties", filter=Q(penalties__voided=False)))
         .values_list("id", "number", "name", "club", "status", "penalty_count")
     )
-    rows = _ranked_rows(tournament, [p[0] for p in players], {p[0]: p[5] for p in players})
+    rows = _ranked_rows(
+        tournament,
+        [p[0] for p in players],
+        {p[0]: p[5] for p in players},
+        {p[0] for p in players if p[4] == Player.Status.WITHDRAWN},
+    )
     info = {p[0]: p for p in players}
     stored = [
         {

@@ -1,5 +1,6 @@
-"""Round pages: a round's tables with "find my table" (public), opening the next round and
-swapping seats (organisers), and the printable table sheets (staff).
+"""Round pages: a round's tables with "find my table" (public), opening the next round,
+swapping seats and cancelling the last round (organisers), and the printable table sheets
+(staff).
 
 Every write is one service call; a `RuleError` goes back onto the form's fields
 (`tournaments.web.add_rule_errors`) and nothing is saved.
@@ -170,6 +171,28 @@ def seat_swap(request: HttpRequest, tournament: Tournament, round_number: int) -
             messages.success(request, "Seats swapped.")
             return redirect("round-detail", slug=tournament.slug, round_number=round_.number)
     return render_round(request, tournament, round_, swap_form=form)
+
+
+@tournament_page("organise")
+def round_cancel(request: HttpRequest, tournament: Tournament, round_number: int) -> HttpResponse:
+    """GET asks "Cancel round N?"; POST cancels it. A refusal (not the last round,
+    something played) goes back to the round page and says why."""
+    round_ = get_object_or_404(tournament.rounds, number=round_number)
+    if request.method == "POST":
+        try:
+            services.round_cancel(round_=round_, by=request.user)
+        except RuleError as error:
+            messages.error(request, error.message[:1].upper() + error.message[1:])
+            if tournament.rounds.filter(pk=round_.pk).exists():
+                return redirect("round-detail", slug=tournament.slug, round_number=round_.number)
+        else:
+            messages.success(request, f"Round {round_.number} is cancelled.")
+        return redirect("tournament-detail", slug=tournament.slug)
+    return render(
+        request,
+        "games/round_cancel.html",
+        {**tournament_context(request.user, tournament), "round": round_},
+    )
 
 
 def _qr_svg(url: str, table_number: int) -> str:

@@ -756,3 +756,87 @@ def test_per_player_totals_refuse_an_unregistered_player():
             ranking=["score"],
             lot_seed="x",
         )
+
+
+# --- withdrawn players: after the active ones, ranked on from there ------------------------
+
+
+@pytest.mark.parametrize(
+    ("ranking", "withdrawn", "expected"),
+    [
+        # TIED scores: 3 15, 1 0, 2 0, 4 -15. Nobody withdrawn: as always.
+        (["score"], set(), [(3, 1), (1, 2), (2, 2), (4, 4)]),
+        # 3 (the leader) withdrew: 1, 2 and 4 ranked 1..3 without them, 3 after as 4th.
+        (["score"], {3}, [(1, 1), (2, 1), (4, 3), (3, 4)]),
+        # 1 withdrew: 2 no longer shares a rank with 1.
+        (["score"], {1}, [(3, 1), (2, 2), (4, 3), (1, 4)]),
+        # Two withdrawn: ranked among themselves (3 above 4), continuing from 3.
+        (["score"], {3, 4}, [(1, 1), (2, 1), (3, 3), (4, 4)]),
+        # Equal withdrawn players share their rank, too.
+        (["score"], {1, 2}, [(3, 1), (4, 2), (1, 3), (2, 3)]),
+        # Everyone withdrawn: the usual ranking.
+        (["score"], {1, 2, 3, 4}, [(3, 1), (1, 2), (2, 2), (4, 4)]),
+        # head_to_head: 1 beat 2 when they met, but 1 withdrew — no tied group across.
+        (["score", "head_to_head"], {1}, [(3, 1), (2, 2), (4, 3), (1, 4)]),
+    ],
+)
+def test_withdrawn_players_come_after_the_active_ones(ranking, withdrawn, expected):
+    rows = compute_standings(
+        players=[1, 2, 3, 4],
+        lines=TIED_LINES,
+        penalties={},
+        ranking=ranking,
+        lot_seed="club-open",
+        withdrawn=withdrawn,
+    )
+    assert placing(rows) == expected
+
+
+def test_withdrawn_head_to_head_counts_only_games_with_their_own_group():
+    # 1 and 2 tie on score; with 1 withdrawn, neither has a tied partner of their standing.
+    rows = compute_standings(
+        players=[1, 2, 3, 4],
+        lines=TIED_LINES,
+        penalties={},
+        ranking=["score", "head_to_head"],
+        lot_seed="club-open",
+        withdrawn={1},
+    )
+    assert column(rows, "head_to_head") == {1: 0, 2: 0, 3: 0, 4: 0}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    withdrawn=st.sets(st.integers(1, 7)),
+    ranking=st.sampled_from([["score"], ["games_won", "score"], ["penalties", "lot"]]),
+)
+def test_withdrawn_never_outrank_active_and_active_ranks_are_unchanged(withdrawn, ranking):
+    rows = compute_standings(
+        players=CLUB_PLAYERS,
+        lines=CLUB_LINES,
+        penalties=CLUB_PENALTIES,
+        ranking=ranking,
+        lot_seed="club-open",
+        withdrawn=withdrawn,
+    )
+    active = [row for row in rows if row.player not in withdrawn]
+    assert rows[: len(active)] == active  # the active ones first
+    assert all(row.rank > len(active) for row in rows[len(active) :])
+    # The active players' ranks are those of a tournament without the withdrawn ones.
+    alone = standings(
+        [p for p in CLUB_PLAYERS if p not in withdrawn],
+        [line for line in CLUB_LINES if line.player not in withdrawn],
+        ranking,
+        {p: n for p, n in CLUB_PENALTIES.items() if p not in withdrawn},
+    )
+    assert [(r.player, r.rank) for r in active] == placing(alone)
+    # The same from series lines.
+    again = compute_standings_from_series(
+        players=CLUB_PLAYERS,
+        series=fold_games(CLUB_LINES),
+        penalties=CLUB_PENALTIES,
+        ranking=ranking,
+        lot_seed="club-open",
+        withdrawn=withdrawn,
+    )
+    assert placing(again) == placing(rows)

@@ -1,5 +1,10 @@
-"""REST API for a tournament's players (API.md): list, register, read, change, and
-import a CSV. The write services decide who may (organisers only)."""
+"""REST API for a tournament's players (API.md): list, register, read, change, delete one
+never seated, and import a CSV. The write services decide who may (organisers only).
+
+A name already registered in the tournament is allowed (two players may share one) but
+often a double entry: registering or renaming to it answers as usual, with a response
+header `X-Warning` naming the other players' start numbers (ASCII only; the body's shape
+does not change)."""
 
 from __future__ import annotations
 
@@ -32,6 +37,26 @@ from .common import (
     errors,
     valid,
 )
+
+WARNING_HEADER = "X-Warning"
+WARNING_PARAMETER = OpenApiParameter(
+    WARNING_HEADER,
+    str,
+    location=OpenApiParameter.HEADER,
+    response=True,
+    required=False,
+    description="Present when another player of the tournament has the same name (a "
+    "possible double entry; still saved): e.g. `another player has this name: #4`.",
+)
+
+
+def _warned(response: Response, player: Player) -> Response:
+    """The response, with `X-Warning` when the player's name is already taken."""
+    numbers = [f"#{other.number}" for other in services.same_name(player)]
+    if numbers:
+        response[WARNING_HEADER] = f"another player has this name: {', '.join(numbers)}"
+    return response
+
 
 # --- players --------------------------------------------------------------------------------
 
@@ -113,8 +138,10 @@ class PlayerListView(TournamentScoped, ListAPIView):
     @extend_schema(
         tags=["players"],
         summary="Register a player",
-        description="Organisers only. The next start number is given; late entries are welcome.",
+        description="Organisers only. The next start number is given; late entries are welcome. "
+        "A name another player has already is registered too, with an `X-Warning` header.",
         request=PlayerIn,
+        parameters=[WARNING_PARAMETER],
         responses={201: PlayerOut, **errors(400, 401, 403, 404)},
         examples=[
             OpenApiExample(
@@ -129,7 +156,7 @@ class PlayerListView(TournamentScoped, ListAPIView):
         tournament = self.tournament
         data = valid(PlayerIn, request.data)
         player = services.player_register(tournament=tournament, by=request.user, **data)
-        return Response(PlayerOut(player).data, status=status.HTTP_201_CREATED)
+        return _warned(Response(PlayerOut(player).data, status=status.HTTP_201_CREATED), player)
 
 
 class PlayerDetailView(TournamentScoped, APIView):
@@ -153,8 +180,10 @@ class PlayerDetailView(TournamentScoped, APIView):
         tags=["players"],
         summary="Change a player",
         description="Organisers only: name, club, rating, or `status` to withdraw or "
-        "reinstate the player.",
+        "reinstate the player. A name another player has already is saved too, with an "
+        "`X-Warning` header.",
         request=PlayerUpdateIn,
+        parameters=[WARNING_PARAMETER],
         responses={200: PlayerOut, **errors(400, 401, 403, 404)},
         examples=[
             OpenApiExample("Withdraw", value={"status": "withdrawn"}, request_only=True),
@@ -167,7 +196,30 @@ class PlayerDetailView(TournamentScoped, APIView):
         player = self._player(request, pk)
         changes = valid(PlayerUpdateIn, request.data, partial=True)
         player = services.player_update(player=player, by=request.user, **changes)
-        return Response(PlayerOut(player).data)
+        return _warned(Response(PlayerOut(player).data), player)
+
+    @extend_schema(
+        tags=["players"],
+        summary="Delete a player",
+        description="Organisers only: a player entered by mistake, who has never been seated "
+        "in any round. One who has a seat is kept (409 naming `player`): withdraw them "
+        "instead (`PATCH` with `status`).",
+        request=None,
+        responses={204: None, **errors(401, 403, 404, 409)},
+        examples=[
+            OpenApiExample(
+                "Seated",
+                value={
+                    "player": ["#4 Ada has played or been seated in round 1; withdraw instead."]
+                },
+                response_only=True,
+                status_codes=["409"],
+            ),
+        ],
+    )
+    def delete(self, request: Any, slug: str, pk: int) -> Response:
+        services.player_delete(player=self._player(request, pk), by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class PlayerImportView(TournamentScoped, APIView):

@@ -1,5 +1,7 @@
-"""Writes for a tournament's players: register, change, import a CSV — each one
-transaction, refused first to anyone but the tournament's organisers.
+"""Writes for a tournament's players: register, change, import a CSV, delete one never
+seated — each one transaction, refused first to anyone but the tournament's organisers.
+`same_name` finds the players already registered under a name (a warning, not a refusal:
+two players may share a name).
 
 Errors name the field, or for a CSV the line: "line 4: rating 'abc' must be a whole
 number."; a CSV is imported whole or not at all, in bulk (one insert for the players, one
@@ -19,15 +21,15 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, ProtectedError
 from simple_history.utils import bulk_create_with_history
 
-from scoring.errors import RuleError, RuleErrors, raise_all
+from scoring.errors import Conflict, RuleError, RuleErrors, raise_all
 
 from ..csv_files import BOM, DELIMITERS, header_delimiter
 from ..events import results_changed
 from ..lifecycle import require_open
-from ..models import Player, Tournament
+from ..models import Player, Round, Tournament
 from ..permissions import User, require
 from .validation import (
     choice,
@@ -125,6 +127,49 @@ def player_update(*, player: Player, by: User, **changes: Any) -> Player:
         # Standings rows show names, clubs and who withdrew.
         results_changed(player.tournament)
     return player
+
+
+@transaction.atomic
+def player_delete(*, player: Player, by: User) -> None:
+    """Delete a player entered by mistake, who has never been seated. One who has a seat
+    (in any round, played or not) is kept: a `Conflict` on `player` says to withdraw them
+    instead. Their start number stays taken unless they were the last one registered."""
+    require(by, player.tournament, "organise")
+    tournament = _lock(player.tournament_id)
+    require_open(tournament)
+    label = f"#{player.number} {player.name}"
+    try:
+        # The seats (and racks, penalties) of the games app protect their player: the
+        # database's own refusal, so nothing here needs to know those rows.
+        with transaction.atomic():
+            stamp_history_user(player, by).delete()
+    except ProtectedError as error:
+        round_ids = {getattr(row, "round_id", None) for row in error.protected_objects}
+        first = Round.objects.filter(pk__in=round_ids - {None}).order_by("number").first()
+        where = f" in round {first.number}" if first else ""
+        raise Conflict(
+            "player", f"{label} has played or been seated{where}; withdraw instead."
+        ) from None
+    results_changed(tournament)
+
+
+def same_name(player: Player) -> list[Player]:
+    """The other players of the tournament with this player's name (case and surrounding
+    spaces aside), by start number: worth a warning, as it is often a double entry."""
+    return list(
+        player.tournament.players.filter(name__iexact=player.name.strip())
+        .exclude(pk=player.pk)
+        .order_by("number")
+    )
+
+
+def same_name_warning(player: Player) -> str | None:
+    """ "there is already a player named Ada (#4)", or None when the name is unique."""
+    others = same_name(player)
+    if not others:
+        return None
+    numbers = ", ".join(f"#{other.number}" for other in others)
+    return f"there is already a player named {player.name} ({numbers})"
 
 
 def _decode_csv(data: bytes | str) -> str:

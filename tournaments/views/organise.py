@@ -1,5 +1,6 @@
 """The organiser's pages: create and edit a tournament (with the resolved-rules panel
-beside the form), staff, players (form, CSV import, withdraw), export the players. Opening
+beside the form), staff, players (form with a warning on a name already taken, CSV
+import, withdraw, delete one never seated), export the players. Opening
 rounds and the table sheets are the games app's pages (`games.views.rounds`).
 
 Every write is one service call; a `RuleError` goes back onto the form's fields
@@ -140,6 +141,9 @@ def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             add_rule_errors(form, error)
         else:
             messages.success(request, f"{player.name} registered as #{player.number}.")
+            warning = player_services.same_name_warning(player)
+            if warning:
+                messages.warning(request, f"Note: {warning}.")
             return redirect("tournament-players", slug=tournament.slug)
     return _players_page(request, tournament, form=form)
 
@@ -185,6 +189,26 @@ def player_status(request: HttpRequest, tournament: Tournament, player_number: i
         state = "withdrawn" if player.status == Player.Status.WITHDRAWN else "active again"
         messages.success(request, f"#{player.number} {player.name} is {state}.")
     return redirect("tournament-players", slug=tournament.slug)
+
+
+@tournament_page("organise")
+def player_delete(request: HttpRequest, tournament: Tournament, player_number: int) -> HttpResponse:
+    """GET asks "Delete #N name?"; POST deletes the player. A refusal (seated already)
+    goes back to the player list and says why."""
+    player = get_object_or_404(tournament.players, number=player_number)
+    if request.method == "POST":
+        try:
+            player_services.player_delete(player=player, by=request.user)
+        except RuleError as error:
+            messages.error(request, error.message[:1].upper() + error.message[1:])
+        else:
+            messages.success(request, f"#{player.number} {player.name} is deleted.")
+        return redirect("tournament-players", slug=tournament.slug)
+    return render(
+        request,
+        "tournaments/player_delete.html",
+        {**tournament_context(request.user, tournament), "player": player},
+    )
 
 
 @tournament_page("organise")

@@ -233,3 +233,51 @@ def test_the_api_answers_400_naming_file_over_the_limit(client_for, tournament, 
     assert response.status_code == 400
     assert response.json() == {"file": ["has more than 2 player rows; import at most 2."]}
     assert tournament.players.count() == before
+
+
+# --- delete a player never seated; a warning header on a name taken already ---------------
+
+
+def test_delete_a_player_never_seated(client_for, tournament, alice):
+    late = Player.objects.create(tournament=tournament, number=9, name="Late Larry")
+    response = client_for("alice").delete(f"{PLAYERS}{late.pk}/")
+    assert response.status_code == 204
+    assert not Player.objects.filter(pk=late.pk).exists()
+
+
+def test_delete_a_seated_player_is_409_naming_player(client_for, round1, tournament):
+    player = tournament.players.get(number=2)
+    before = rows()
+    response = client_for("alice").delete(f"{PLAYERS}{player.pk}/")
+    assert response.status_code == 409
+    assert response.json()["player"] == [
+        "#2 Player 2 has played or been seated in round 1; withdraw instead."
+    ]
+    assert rows() == before
+
+
+@pytest.mark.parametrize(("who", "code"), [("anon", 401), ("mallory", 403), ("bob", 403)])
+def test_delete_is_for_organisers(client_for, tournament, who, code):
+    player = tournament.players.get(number=8)
+    assert client_for(who).delete(f"{PLAYERS}{player.pk}/").status_code == code
+    assert Player.objects.filter(pk=player.pk).exists()
+
+
+def test_delete_an_unknown_player_is_404(client_for, tournament):
+    assert client_for("alice").delete(f"{PLAYERS}999999/").status_code == 404
+    assert tournament.players.count() == 8
+
+
+def test_a_name_taken_already_is_saved_with_a_warning_header(client_for, tournament):
+    alice = client_for("alice")
+    response = alice.post(PLAYERS, {"name": "player 3"}, format="json")
+    assert response.status_code == 201
+    assert set(response.json()) == PLAYER_KEYS  # the shape is as ever
+    assert response["X-Warning"] == "another player has this name: #3"
+    fresh = alice.post(PLAYERS, {"name": "Nobody Else"}, format="json")
+    assert fresh.status_code == 201
+    assert "X-Warning" not in fresh
+    player = tournament.players.get(number=4)
+    renamed = alice.patch(f"{PLAYERS}{player.pk}/", {"name": "Player 3"}, format="json")
+    assert renamed.status_code == 200
+    assert renamed["X-Warning"] == "another player has this name: #3, #9"
