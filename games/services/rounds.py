@@ -350,32 +350,15 @@ def _tables_phrase(numbers: Sequence[int]) -> str:
     return "tables " + ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
 
 
-@transaction.atomic
-def round_cancel(*, round_: Round, by: User) -> None:
-    """Cancel the last round before anything of it is played: its tables, seats and games
-        go, and its number is free again (the next round opened gets it). Cancelling the only
-    round makes a running tournament upcoming again.
-
-        Refused (a `Conflict` on `round`) for a round that is not the last one, and for one
-        with any result version (even one awaiting confirmation, even a discarded one) or any
-        penalty (even a voided one): what was played is kept. The seat rows' history records
-        who cancelled. A stored `SeatingPlan` is left as it is: it plans by round number, so
-        the round opened again with `plan` is seated as planned.
-    """
-    tournament = lock_tournament(round_.tournament_id)
-    require(by, tournament, "organise")
-    require_open(tournament)
-    # Read again under the lock: a second click waited for the first, which cancelled it.
-    current = Round.objects.filter(pk=round_.pk).first()
-    if current is None:
-        raise Conflict("round", f"round {round_.number} was cancelled already.")
-    round_ = current
-    last = tournament.rounds.aggregate(top=Max("number"))["top"]
-    if round_.number != last:
-        raise Conflict(
-            "round",
-            f"round {round_.number} is not the last round (round {last} is); only the last "
-            "round can be cancelled.",
+def round_cancel_refusal(round_: Round) -> str | None:
+    """Why this round cannot be cancelled, or None when it can: only the last round, and
+    only while nothing of it was played (no result version of any status, no penalty, even
+    a voided one). The confirmation page asks this before it offers the button."""
+    last = Round.objects.filter(tournament=round_.tournament_id).aggregate(top=Max("number"))
+    if round_.number != last["top"]:
+        return (
+            f"round {round_.number} is not the last round (round {last['top']} is); only the "
+            "last round can be cancelled."
         )
     played = [
         f"{what} at {_tables_phrase(tables)}"
@@ -386,10 +369,32 @@ def round_cancel(*, round_: Round, by: User) -> None:
         if tables
     ]
     if played:
-        raise Conflict(
-            "round",
-            f"round {round_.number} has {' and '.join(played)}; it cannot be cancelled.",
-        )
+        return f"round {round_.number} has {' and '.join(played)}; it cannot be cancelled."
+    return None
+
+
+@transaction.atomic
+def round_cancel(*, round_: Round, by: User) -> None:
+    """Cancel the last round before anything of it is played: its tables, seats and games
+    go, and its number is free again (the next round opened gets it). Cancelling the only
+    round makes a running tournament upcoming again.
+
+    Refused (a `Conflict` on `round`) for what `round_cancel_refusal` names: what was
+    played is kept. The seat rows' history records who cancelled. A stored `SeatingPlan`
+    is left as it is: it plans by round number, so the round opened again with `plan` is
+    seated as planned.
+    """
+    tournament = lock_tournament(round_.tournament_id)
+    require(by, tournament, "organise")
+    require_open(tournament)
+    # Read again under the lock: a second click waited for the first, which cancelled it.
+    current = Round.objects.filter(pk=round_.pk).first()
+    if current is None:
+        raise Conflict("round", f"round {round_.number} was cancelled already.")
+    round_ = current
+    refusal = round_cancel_refusal(round_)
+    if refusal is not None:
+        raise Conflict("round", refusal)
     for seat in Seat.objects.filter(round=round_):
         seat._change_reason = f"round {round_.number} cancelled"
         stamp_history_user(seat, by).delete()

@@ -191,7 +191,11 @@ def round_cancel(request: HttpRequest, tournament: Tournament, round_number: int
     return render(
         request,
         "games/round_cancel.html",
-        {**tournament_context(request.user, tournament), "round": round_},
+        {
+            **tournament_context(request.user, tournament),
+            "round": round_,
+            "refusal": services.round_cancel_refusal(round_),
+        },
     )
 
 

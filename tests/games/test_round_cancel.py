@@ -184,3 +184,13 @@ def test_a_scorekeeper_cannot_reach_the_page(club, as_user):
     assert as_user("bob").get(page(club, 2)).status_code == 403
     assert as_user("bob").post(page(club, 2)).status_code == 403
     assert counts(club) == (2, 4, 16, 16)
+
+
+def test_the_confirmation_page_says_why_a_played_round_cannot_be_cancelled(club, as_user, alice):
+    """Asked before the button is offered: never "no result exists yet" over a played
+    round."""
+    enter_rummikub(game_of(club, 2, 1), alice)
+    confirm = text(as_user("alice").get(page(club, 2)))
+    assert "Round 2 has results at table 1; it cannot be cancelled." in confirm
+    assert "no result exists yet" not in confirm
+    assert 'action="' + page(club, 2) + '"' not in confirm  # no cancel button
