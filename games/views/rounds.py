@@ -24,6 +24,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
@@ -133,7 +134,7 @@ def round_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             )
         except services.RoundConflict as conflict:
             # A repeated click: show the round that is open instead of a form error.
-            messages.warning(request, conflict.message[:1].upper() + conflict.message[1:])
+            messages.warning(request, capfirst(conflict.message))
             if conflict.last_round:
                 return redirect(
                     "round-detail", slug=tournament.slug, round_number=conflict.last_round
@@ -182,7 +183,7 @@ def round_cancel(request: HttpRequest, tournament: Tournament, round_number: int
         try:
             services.round_cancel(round_=round_, by=request.user)
         except RuleError as error:
-            messages.error(request, error.message[:1].upper() + error.message[1:])
+            messages.error(request, capfirst(error.message))
             if tournament.rounds.filter(pk=round_.pk).exists():
                 return redirect("round-detail", slug=tournament.slug, round_number=round_.number)
         else:

@@ -78,8 +78,9 @@ def collect(errors: list[RuleError], check: Any, *args: Any, **kwargs: Any) -> A
 
 def stamp_history_user(instance: Any, by: User) -> Any:
     """Tell django-simple-history who makes this change (API calls bypass its middleware)."""
-    if by is not None and getattr(by, "is_authenticated", False):
-        instance._history_user = by
+    user = signed_in_or_none(by)
+    if user is not None:
+        instance._history_user = user
     return instance
 
 

@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import capfirst
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
@@ -200,7 +201,7 @@ def player_delete(request: HttpRequest, tournament: Tournament, player_number: i
         try:
             player_services.player_delete(player=player, by=request.user)
         except RuleError as error:
-            messages.error(request, error.message[:1].upper() + error.message[1:])
+            messages.error(request, capfirst(error.message))
         else:
             messages.success(request, f"#{player.number} {player.name} is deleted.")
         return redirect("tournament-players", slug=tournament.slug)
