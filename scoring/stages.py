@@ -1,0 +1,295 @@
+"""Stages of a championship: the cut into the next stage, carry-over of scores, placement
+points at a table and the race-to-N final (issue 12). Pure Python, no Django.
+
+Terms
+-----
+stage
+    A part of a tournament with its own rounds, seating and ranking: a qualification, a
+    semi-final, a final table. Its entry list is the *cut* of the stage before it.
+cut
+    Who goes on: the top ``N`` of the previous stage's ranked list, or everyone at or above
+    a score. The ranking's tiebreaks have already ordered that list, so a tie at the cut
+    line is a tie on *every* ranking metric — a shared rank that straddles the line.
+tie at the cut
+    Never resolved silently: the ``CutResult`` says who was tied for how many places and
+    how it was resolved (``ties``): ``include`` takes every tied player (the next stage is
+    larger than asked), ``lot`` fills the places by each player's fixed lot
+    (``standings.lot_draw``), highest first.
+carry-over
+    What a player brings into the next stage: ``all`` (scores continue), ``none`` (reset
+    to 0) or ``half``.
+placement points
+    Points by finishing place at a table in one game, from a table per table size (the
+    German city-championship 4/3/1/0). The finishing order is the order of the game
+    scores, highest first.
+race to N
+    A final table that plays until one player has won ``N`` games (the Dutch "first to 4
+    wins"), stopped at a games cap with a stated decider.
+
+Decisions where RULES.md is silent
+----------------------------------
+* ``half`` carry-over halves and rounds toward zero: 7 -> 3, -7 -> -3, so the carried
+  value is never more than half of the score in either direction, whatever its sign.
+* Placement: players with the same game score share the best of the places they take and
+  each gets that place's points (competition ranking, "1224", as the standings' ranks):
+  two losers tied for second at a table of 4 under 4/3/1/0 both get 3 and the last player
+  0. Several winners of a pool-exhausted game are all first. ``first_places`` counts games
+  won outright: the only player in first place.
+* Default placement tables: 4/3/1/0 at tables of 4, 4/2/0 at tables of 3 (both named in
+  the issue) and 4/0 at tables of 2 (the winner's 4, as at the other sizes).
+* Race to N: a game with several winners (a tied pool-exhausted end) counts a win for
+  each. If more than one player reaches N in the same game, or the cap is reached, the
+  decider is, in order: most wins in the final, then the higher sum of game scores in
+  the final, then the winner of the last game the tied players did not share as winners.
+  Still tied after that (same wins, same score, every game won together) is reported as
+  ``tied``: the organiser has one more game played — it is never decided by a coin here.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from scoring.errors import RuleError
+from scoring.standings import lot_draw
+
+CarryOver = Literal["all", "none", "half"]
+CARRY_OVER: tuple[CarryOver, ...] = ("all", "none", "half")
+CutTies = Literal["include", "lot"]
+CUT_TIES: tuple[CutTies, ...] = ("include", "lot")
+
+DEFAULT_PLACEMENT_POINTS: dict[int, tuple[int, ...]] = {
+    4: (4, 3, 1, 0),
+    3: (4, 2, 0),
+    2: (4, 0),
+}
+
+
+# --- the cut -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One player of the previous stage's standings: rank as the ranking gave it."""
+
+    player: int
+    rank: int
+    score: int
+
+
+@dataclass(frozen=True)
+class CutTie:
+    """Players tied on every ranking metric across the cut line."""
+
+    rank: int
+    players: tuple[int, ...]
+    places: int  # places left for them below the line
+    resolution: CutTies
+
+    def sentence(self) -> str:
+        taken = "all go on" if self.resolution == "include" else "decided by lot"
+        return (
+            f"{len(self.players)} players share rank {self.rank} for "
+            f"{self.places} place{'s' if self.places != 1 else ''}: {taken}"
+        )
+
+
+@dataclass(frozen=True)
+class CutResult:
+    entrants: tuple[int, ...]  # in the previous stage's order
+    eliminated: tuple[int, ...]
+    tie: CutTie | None = None
+
+
+def cut(
+    ranked: Sequence[Ranked],
+    *,
+    top: int | None = None,
+    min_score: int | None = None,
+    ties: CutTies = "lot",
+    lot_seed: str = "",
+) -> CutResult:
+    """The entrants of the next stage: the ``top`` players, or those scoring at least
+    ``min_score`` (exactly one of the two). ``ranked`` is best first, withdrawn players
+    already left out by the caller."""
+    if (top is None) == (min_score is None):
+        raise RuleError("cut", "give either a number of players (top) or a minimum score")
+    if ties not in CUT_TIES:
+        raise RuleError("ties", f"'{ties}' is not a way to break a tie; choose include or lot")
+    _check_order(ranked)
+    if min_score is not None:
+        chosen = tuple(r.player for r in ranked if r.score >= min_score)
+        return CutResult(chosen, tuple(r.player for r in ranked if r.score < min_score))
+    assert top is not None
+    if top < 1:
+        raise RuleError("top", "a cut takes at least 1 player")
+    if top > len(ranked):
+        raise RuleError("top", f"a cut of {top} from a field of {len(ranked)} players")
+    return _cut_top(ranked, top, ties, lot_seed)
+
+
+def _check_order(ranked: Sequence[Ranked]) -> None:
+    if any(a.rank > b.rank for a, b in itertools.pairwise(ranked)):
+        raise ValueError("ranked: not in rank order")
+    if len({r.player for r in ranked}) != len(ranked):
+        raise ValueError("ranked: a player appears twice")
+
+
+def _cut_top(ranked: Sequence[Ranked], top: int, ties: CutTies, lot_seed: str) -> CutResult:
+    everyone = [r.player for r in ranked]
+    if top == len(ranked) or ranked[top - 1].rank != ranked[top].rank:
+        return CutResult(tuple(everyone[:top]), tuple(everyone[top:]))
+    line_rank = ranked[top - 1].rank
+    tied = [r.player for r in ranked if r.rank == line_rank]
+    above = [r.player for r in ranked if r.rank < line_rank]
+    places = top - len(above)
+    if ties == "include":
+        chosen = above + tied
+    else:
+        by_lot = sorted(tied, key=lambda p: (-lot_draw(lot_seed, p), p))
+        chosen = above + by_lot[:places]
+    tie = CutTie(line_rank, tuple(tied), places, ties)
+    kept = set(chosen)
+    return CutResult(
+        tuple(p for p in everyone if p in kept), tuple(p for p in everyone if p not in kept), tie
+    )
+
+
+# --- carry-over ----------------------------------------------------------------------
+
+
+def carry_over(value: int, mode: CarryOver) -> int:
+    """What a stage total becomes at the start of the next stage (see the module doc)."""
+    if mode == "all":
+        return value
+    if mode == "none":
+        return 0
+    if mode == "half":
+        return -(-value // 2) if value < 0 else value // 2
+    raise RuleError("carry_over", f"'{mode}' is not a carry-over; choose all, none or half")
+
+
+# --- placement points ----------------------------------------------------------------
+
+
+def check_placement_points(
+    table: Mapping[int, Sequence[int]], field_name: str = "placement_points"
+) -> dict[int, tuple[int, ...]]:
+    """A placement table as an organiser typed it: for each table size 2-4 one whole
+    number per place, never rising from one place to the next."""
+    checked: dict[int, tuple[int, ...]] = {}
+    for size, points in table.items():
+        where = (field_name, str(size))
+        if size not in DEFAULT_PLACEMENT_POINTS:
+            raise RuleError(where, "tables have 2 to 4 seats")
+        values = tuple(points)
+        if len(values) != size:
+            raise RuleError(where, f"a table of {size} needs {size} places, not {len(values)}")
+        if any(not isinstance(v, int) or isinstance(v, bool) for v in values):
+            raise RuleError(where, "each place's points must be a whole number")
+        if any(a < b for a, b in itertools.pairwise(values)):
+            raise RuleError(where, "a better place cannot earn fewer points than a worse one")
+        checked[size] = values
+    return {**DEFAULT_PLACEMENT_POINTS, **checked}
+
+
+def places(scores: Mapping[int, int]) -> dict[int, int]:
+    """Each player's finishing place in one game (1 = best), ties sharing the best place."""
+    order = sorted(scores.values(), reverse=True)
+    return {player: order.index(score) + 1 for player, score in scores.items()}
+
+
+def placement_points(
+    scores: Mapping[int, int], table: Mapping[int, Sequence[int]] = DEFAULT_PLACEMENT_POINTS
+) -> dict[int, int]:
+    """Each player's placement points for one game at a table of ``len(scores)``."""
+    points = table.get(len(scores))
+    if points is None:
+        raise ValueError(f"no placement points for a table of {len(scores)}")
+    return {player: points[place - 1] for player, place in places(scores).items()}
+
+
+def first_place(scores: Mapping[int, int]) -> int | None:
+    """The player who won the game outright, or None when first place is shared."""
+    placed = places(scores)
+    firsts = [player for player, place in placed.items() if place == 1]
+    return firsts[0] if len(firsts) == 1 else None
+
+
+# --- race to N -----------------------------------------------------------------------
+
+RaceStatus = Literal["running", "won", "decided", "tied"]
+
+
+@dataclass(frozen=True)
+class RaceGame:
+    """One game of the final: its winners and every player's game score."""
+
+    winners: frozenset[int]
+    scores: Mapping[int, int]
+
+
+@dataclass(frozen=True)
+class RaceState:
+    status: RaceStatus  # running, won (reached N), decided (by the decider), tied
+    champion: int | None
+    wins: dict[int, int]
+    games: int
+    tied: tuple[int, ...] = field(default=())
+
+    def sentence(self, target: int) -> str:
+        if self.status == "running":
+            return f"game {self.games + 1} next; first to {target} wins"
+        if self.status == "won":
+            return f"player {self.champion} reached {target} wins in game {self.games}"
+        if self.status == "decided":
+            return f"player {self.champion} after the decider, at game {self.games}"
+        return "still tied after the decider: one more game is played"
+
+
+def race(
+    players: Collection[int], games: Sequence[RaceGame], *, target: int, cap: int
+) -> RaceState:
+    """The state of a race-to-``target`` final after ``games``, capped at ``cap`` games."""
+    if target < 1:
+        raise RuleError("target", "a race is to at least 1 win")
+    if cap < target:
+        raise RuleError("cap", f"a cap of {cap} games leaves no room to win {target}")
+    wins = dict.fromkeys(players, 0)
+    for number, game in enumerate(games, start=1):
+        if not game.winners or not game.winners <= wins.keys():
+            raise ValueError(f"game {number}: winners must be players of the final")
+        for player in game.winners:
+            wins[player] += 1
+        leaders = [p for p, w in wins.items() if w >= target]
+        over = number == cap
+        if leaders or over:
+            if number < len(games):
+                raise RuleError(
+                    ("games", number),
+                    f"the final was over after game {number}; no more games count",
+                )
+            return _decide(leaders or list(wins), wins, games, number, reached=bool(leaders))
+    return RaceState("running", None, wins, len(games))
+
+
+def _decide(
+    candidates: list[int], wins: dict[int, int], games: Sequence[RaceGame], n: int, reached: bool
+) -> RaceState:
+    if reached and len(candidates) == 1:
+        return RaceState("won", candidates[0], wins, n)
+    best = max(wins[p] for p in candidates)
+    tied = [p for p in candidates if wins[p] == best]
+    totals = {p: sum(g.scores.get(p, 0) for g in games) for p in tied}
+    top = max(totals.values())
+    tied = [p for p in tied if totals[p] == top]
+    for game in reversed(games):
+        alone = [p for p in tied if p in game.winners]
+        if len(alone) == 1:
+            tied = alone
+            break
+    if len(tied) == 1:
+        return RaceState("decided", tied[0], wins, n)
+    return RaceState("tied", None, wins, n, tuple(sorted(tied)))
