@@ -17,12 +17,15 @@ Terms:
   tournament's `results_version`).
 """
 
+from __future__ import annotations
+
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
 from simple_history.models import HistoricalRecords
 
-from tournaments.models import Player, Round, Tournament
+from tournaments.models import Member, Player, Round, Season, Tournament
 
 
 class Table(models.Model):
@@ -130,6 +133,27 @@ class Result(models.Model):
         return f"{self.game} v{self.version} ({self.status})"
 
 
+class RackEntryQuerySet(models.QuerySet):
+    def scored(self) -> RackEntryQuerySet:
+        """Racks with `sanction` (unvoided sanction points of that player in that game) and
+        `net_score` (the score after sanctions)."""
+        sanctions = (
+            Penalty.objects.filter(
+                game=OuterRef("result__game"),
+                player=OuterRef("player"),
+                kind=Penalty.Kind.SANCTION,
+                voided=False,
+            )
+            .values("game", "player")
+            .annotate(total=Sum("points"))
+            .values("total")
+        )
+        return self.annotate(
+            sanction=Coalesce(Subquery(sanctions, output_field=models.IntegerField()), 0),
+            net_score=F("score") - F("sanction"),
+        )
+
+
 class RackEntry(models.Model):
     class NoMeld(models.TextChoices):
         COULD_NOT = "could_not", "Could not meld"
@@ -151,6 +175,8 @@ class RackEntry(models.Model):
     charge = models.PositiveIntegerField(help_text="What this player paid as a loser.")
     score = models.IntegerField(help_text="Game score before sanction points.")
     winner = models.BooleanField(default=False)
+
+    objects = RackEntryQuerySet.as_manager()
 
     class Meta:
         ordering = ["result", "id"]
@@ -226,3 +252,47 @@ class Standings(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} standings @v{self.computed_version}"
+
+
+class SeasonStandings(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
+    computed_version = models.PositiveIntegerField()
+    computed_at = models.DateTimeField(auto_now_add=True)
+    rows = models.JSONField()
+
+    class Meta:
+        verbose_name_plural = "season standings"
+        ordering = ["season", "-computed_version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "computed_version"], name="one_season_snapshot_per_version"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} standings @v{self.computed_version}"
+
+
+class RatingChange(models.Model):
+    """A member's rating after one rated game, computed from `result`. `position` orders
+    the club's rated games (tournament date, tournament, round, table, game)."""
+
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField()
+    score = models.IntegerField(help_text="The member's game score the rating read.")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    shown = models.IntegerField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["member", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["member", "game"], name="one_rating_per_game"),
+            models.CheckConstraint(condition=Q(sigma__gt=0), name="rating_sigma_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member}: {self.shown} after {self.game}"

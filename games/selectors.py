@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Exists, F, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
 from scoring.standings import METRICS, Metric
 from tournaments.models import Player, Round, Tournament
@@ -35,23 +34,8 @@ ALWAYS_SHOWN = ("games_played", "games_won", "score", "penalties")
 
 
 def racks_scored() -> QuerySet[RackEntry]:
-    """Racks with `sanction` (unvoided sanction points of that player in that game) and
-    `net_score` (the score after sanctions)."""
-    sanctions = (
-        Penalty.objects.filter(
-            game=OuterRef("result__game"),
-            player=OuterRef("player"),
-            kind=Penalty.Kind.SANCTION,
-            voided=False,
-        )
-        .values("game", "player")
-        .annotate(total=Sum("points"))
-        .values("total")
-    )
-    return RackEntry.objects.annotate(
-        sanction=Coalesce(Subquery(sanctions, output_field=IntegerField()), 0),
-        net_score=F("score") - F("sanction"),
-    )
+    """Racks with `sanction` and `net_score` (see `RackEntryQuerySet.scored`)."""
+    return RackEntry.objects.scored()
 
 
 def results_shown() -> QuerySet[Result]:

@@ -5,10 +5,22 @@ jittered delays; the recompute is idempotent, so running it twice is harmless.
 """
 
 from celery import shared_task
+from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
 
-from tournaments.events import RECOMPUTE_TASK, REPAIR_TASK, clear_pending
+from tournaments.events import (
+    RATINGS_TASK,
+    RECOMPUTE_TASK,
+    REPAIR_TASK,
+    SEASON_TASK,
+    clear_pending,
+    ratings_pending_key,
+    season_pending_key,
+    standings_followed,
+)
 
+from .services.ratings import ratings_update
+from .services.seasons import season_recompute
 from .services.standings import standings_prune, standings_recompute, standings_repair
 
 DATABASE_ERRORS = (OperationalError, InterfaceError)
@@ -30,6 +42,7 @@ def recompute_standings(tournament_id: int) -> int | None:
     if snapshot is None:
         return None
     standings_prune(tournament_id=tournament_id)
+    standings_followed(tournament_id)
     return snapshot.computed_version
 
 
@@ -42,3 +55,30 @@ def recompute_standings(tournament_id: int) -> int | None:
 )
 def repair_standings() -> list[int]:
     return standings_repair()
+
+
+@shared_task(
+    name=SEASON_TASK,
+    autoretry_for=DATABASE_ERRORS,
+    retry_backoff=1,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=8,
+)
+def recompute_season(season_id: int) -> int | None:
+    cache.delete(season_pending_key(season_id))
+    snapshot = season_recompute(season_id=season_id)
+    return None if snapshot is None else snapshot.computed_version
+
+
+@shared_task(
+    name=RATINGS_TASK,
+    autoretry_for=DATABASE_ERRORS,
+    retry_backoff=1,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=8,
+)
+def update_ratings(club_id: int) -> int:
+    cache.delete(ratings_pending_key(club_id))
+    return ratings_update(club_id=club_id)

@@ -17,6 +17,13 @@ Terms:
 * first result — the moment the first result of any game was entered
   (`first_result_at`): from then on the rules cannot change and the tournament cannot be
   deleted. Stamped by the results service under the tournament's row lock.
+* club — a club that runs tournaments; its *members* are people followed across its
+  tournaments (a player of a tournament may be linked to a member). Club organisers may
+  create tournaments under the club and organise every one of them.
+* season — a club's tournaments grouped and totalled by a declared rule
+  (`scoring.seasons`): a league's evenings, a grand prix. `version` goes up whenever the
+  standings of one of its tournaments change, like a tournament's `results_version`.
+* rated — a tournament whose confirmed games update its club members' ratings.
 * results_version — goes up by one in the same transaction as every change that affects
   standings; a standings snapshot says which version it was computed from.
 """
@@ -28,6 +35,82 @@ from simple_history.models import HistoricalRecords
 
 from scoring.rules import RuleSet
 from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
+
+
+class Club(models.Model):
+    slug = models.SlugField(max_length=60, unique=True)
+    name = models.CharField(max_length=120)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ClubOrganiser(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="organisers")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_roles"
+    )
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_club_role_per_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} organises {self.club}"
+
+
+class Member(models.Model):
+    """A person followed across a club's tournaments; `code` is the club's own membership
+    number, if it has one."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members")
+    name = models.CharField(max_length=100)
+    code = models.CharField(max_length=30, blank=True)
+    joined_on = models.DateField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["club", "name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "code"], condition=~Q(code=""), name="unique_member_code"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Season(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    slug = models.SlugField(max_length=60)
+    name = models.CharField(max_length=120)
+    rule = models.JSONField(
+        default=dict, help_text="How the evenings are totalled: rule, best, place_points, cap."
+    )
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    history = HistoricalRecords(excluded_fields=["version"])
+
+    class Meta:
+        ordering = ["club", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "slug"], name="unique_season_slug"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.club})"
 
 
 class Tournament(models.Model):
@@ -50,6 +133,15 @@ class Tournament(models.Model):
     target_score = models.IntegerField(null=True, blank=True)
     results_need_confirmation = models.BooleanField(default=False)
     public = models.BooleanField(default=True)
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments"
+    )
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
+    )
+    rated = models.BooleanField(
+        default=False, help_text="Its confirmed games update the club members' ratings."
+    )
     results_version = models.PositiveIntegerField(default=0)
     first_result_at = models.DateTimeField(
         null=True,
@@ -126,6 +218,9 @@ class Player(models.Model):
     club = models.CharField(max_length=100, blank=True)
     rating = models.IntegerField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    member = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.PROTECT, related_name="players"
+    )
     registered_at = models.DateTimeField(auto_now_add=True)
 
     history = HistoricalRecords()
@@ -135,6 +230,11 @@ class Player(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="unique_start_number"),
             models.CheckConstraint(condition=Q(number__gte=1), name="start_number_positive"),
+            models.UniqueConstraint(
+                fields=["tournament", "member"],
+                condition=Q(member__isnull=False),
+                name="one_player_per_member",
+            ),
         ]
 
     def __str__(self) -> str:

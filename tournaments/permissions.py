@@ -2,7 +2,8 @@
 
 Roles: a superuser may do everything; an organiser changes everything in their tournament;
 a scorekeeper enters results and penalties; anyone may read a public tournament; reading a
-private one needs a role in it.
+private one needs a role in it. A club's organisers run the club (members, seasons) and
+organise every tournament held under it.
 
 Terms:
 * need — what an action asks of the person doing it: `view`, `score` or `organise`.
@@ -18,7 +19,7 @@ from typing import Literal, TypeAlias
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 
-from .models import StaffMember, Tournament
+from .models import Club, ClubOrganiser, StaffMember, Tournament
 
 # Who does something: a signed-in user or the anonymous visitor (management commands act
 # as a named user too, so history always says who).
@@ -51,12 +52,34 @@ def _superuser(user: User) -> bool:
     return bool(user.is_authenticated and getattr(user, "is_superuser", False))
 
 
+def organises_club(user: User, club_id: int | None) -> bool:
+    """Whether the user is one of the club's organisers. Cached on the user for a request."""
+    if club_id is None or not user.is_authenticated:
+        return False
+    cache = user.__dict__.setdefault("_rummitab_clubs", {})
+    if club_id not in cache:
+        cache[club_id] = ClubOrganiser.objects.filter(club_id=club_id, user=user).exists()
+    return cache[club_id]
+
+
+def can_run_club(user: User, club: Club) -> bool:
+    return _superuser(user) or organises_club(user, club.pk)
+
+
 def can_organise(user: User, tournament: Tournament) -> bool:
-    return _superuser(user) or role_of(user, tournament) == StaffMember.Role.ORGANISER
+    return (
+        _superuser(user)
+        or role_of(user, tournament) == StaffMember.Role.ORGANISER
+        or organises_club(user, tournament.club_id)
+    )
 
 
 def can_score(user: User, tournament: Tournament) -> bool:
-    return _superuser(user) or role_of(user, tournament) is not None
+    return (
+        _superuser(user)
+        or role_of(user, tournament) is not None
+        or organises_club(user, tournament.club_id)
+    )
 
 
 def can_view(user: User, tournament: Tournament) -> bool:
@@ -70,3 +93,9 @@ def require(by: User, tournament: Tournament, need: Need) -> None:
     """Refuse, with `PermissionDenied`, anyone who may not act with `need` here."""
     if not PREDICATES[need](by, tournament):
         raise PermissionDenied(REFUSALS[need])
+
+
+def require_club(by: User, club: Club) -> None:
+    """Refuse anyone but the club's organisers (and superusers)."""
+    if not can_run_club(by, club):
+        raise PermissionDenied("Only the club's organisers may do this.")

@@ -1,0 +1,235 @@
+"""Writes for clubs, their members and seasons, and for holding a tournament under a club
+— each one transaction, refused first to anyone who may not do it.
+
+Terms (see `tournaments.models`): club, club organiser, member, season, rated.
+
+* link — a tournament's player linked to a club member: the same person across the
+  club's tournaments. A player may be linked only to a member of the tournament's club,
+  and a member to at most one player of a tournament (a database constraint).
+* name match — an unlinked player whose name is, ignoring case and surrounding spaces,
+  the name of exactly one member of the club. Matches are proposed, never linked
+  silently: the organiser confirms them (`players_link_matches`).
+
+Linking, unlinking or moving a tournament into a season changes what the season totals
+and ratings read, so these count as a change of the tournament's results
+(`results_changed`): its standings, then its season and ratings, follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import date
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils.text import slugify
+
+from scoring.errors import RuleError, raise_all
+from scoring.seasons import check_rule
+
+from ..events import results_changed, season_changed
+from ..models import Club, ClubOrganiser, Member, Player, Season, Tournament
+from ..permissions import User, require, require_club
+from .validation import collect, max_length_of, stamp_history_user, text
+
+
+def _slug_for(model: Any, name: str, **scope: Any) -> str:
+    base = slugify(name)[: max_length_of(model, "slug") - 10] or model.__name__.lower()
+    slug, n = base, 2
+    while model.objects.filter(slug=slug, **scope).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+@transaction.atomic
+def club_create(*, by: User, name: str) -> Club:
+    """A new club, run by the signed-in user who creates it."""
+    if not by.is_authenticated:
+        raise PermissionDenied("Sign in to create a club.")
+    name = text("name", name, max_length=max_length_of(Club, "name"))
+    club = stamp_history_user(Club(slug=_slug_for(Club, name), name=name), by)
+    club.save()
+    ClubOrganiser.objects.create(club=club, user=by)
+    return club
+
+
+@transaction.atomic
+def club_organiser_add(*, club: Club, by: User, username: str) -> ClubOrganiser:
+    require_club(by, club)
+    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    if user is None:
+        raise RuleError("username", "no user can be added under that name.")
+    if ClubOrganiser.objects.filter(club=club, user=user).exists():
+        raise RuleError("username", f"{username} already organises {club.name}.")
+    return ClubOrganiser.objects.create(club=club, user=user)
+
+
+def _member_fields(club: Club, values: Mapping[str, Any], member: Member | None) -> dict:
+    errors: list[RuleError] = []
+    fields: dict[str, Any] = {}
+    if "name" in values:
+        fields["name"] = collect(
+            errors, text, "name", values["name"], max_length=max_length_of(Member, "name")
+        )
+    if "code" in values:
+        code = collect(
+            errors,
+            text,
+            "code",
+            values["code"],
+            max_length=max_length_of(Member, "code"),
+            required=False,
+        )
+        taken = Member.objects.filter(club=club, code=code).exclude(pk=getattr(member, "pk", None))
+        if code and taken.exists():
+            errors.append(RuleError("code", f"membership number {code} is taken in {club.name}."))
+        fields["code"] = code
+    if "joined_on" in values:
+        joined = values["joined_on"]
+        if joined is not None and not isinstance(joined, date):
+            errors.append(RuleError("joined_on", "must be a date (YYYY-MM-DD)."))
+        fields["joined_on"] = joined
+    raise_all(errors)
+    return fields
+
+
+@transaction.atomic
+def member_create(
+    *, club: Club, by: User, name: str, code: str = "", joined_on: date | None = None
+) -> Member:
+    require_club(by, club)
+    fields = _member_fields(club, {"name": name, "code": code, "joined_on": joined_on}, None)
+    member = stamp_history_user(Member(club=club, **fields), by)
+    member.save()
+    return member
+
+
+@transaction.atomic
+def member_update(*, member: Member, by: User, **changes: Any) -> Member:
+    require_club(by, member.club)
+    unknown = set(changes) - {"name", "code", "joined_on"}
+    if unknown:
+        raise RuleError(sorted(unknown)[0], "cannot be changed here.")
+    for field, value in _member_fields(member.club, changes, member).items():
+        setattr(member, field, value)
+    stamp_history_user(member, by).save()
+    return member
+
+
+def _check_link(player: Player, member: Member | None) -> None:
+    tournament = player.tournament
+    if member is None:
+        return
+    if tournament.club_id is None:
+        raise RuleError("member", f"{tournament.name} is not held under a club.")
+    if member.club_id != tournament.club_id:
+        raise RuleError("member", f"{member.name} is not a member of this tournament's club.")
+    other = tournament.players.filter(member=member).exclude(pk=player.pk).first()
+    if other is not None:
+        raise RuleError("member", f"{member.name} is already {other.name} (#{other.number}).")
+
+
+@transaction.atomic
+def player_link(*, player: Player, by: User, member: Member | None) -> Player:
+    """Link a player to a club member (or unlink, with None)."""
+    tournament = Tournament.objects.select_for_update().get(pk=player.tournament_id)
+    require(by, tournament, "organise")
+    player.tournament = tournament
+    _check_link(player, member)
+    player.member = member
+    stamp_history_user(player, by).save(update_fields=["member"])
+    results_changed(tournament)
+    return player
+
+
+def name_matches(tournament: Tournament) -> list[tuple[Player, Member]]:
+    """Unlinked players whose name is the name of exactly one unlinked club member."""
+    if tournament.club_id is None:
+        return []
+    linked = set(tournament.players.exclude(member=None).values_list("member_id", flat=True))
+    by_name: dict[str, list[Member]] = {}
+    for member in Member.objects.filter(club_id=tournament.club_id).exclude(pk__in=linked):
+        by_name.setdefault(member.name.strip().casefold(), []).append(member)
+    matches = []
+    for player in tournament.players.filter(member=None).order_by("number"):
+        found = by_name.get(player.name.strip().casefold(), [])
+        if len(found) == 1:
+            matches.append((player, found[0]))
+    return matches
+
+
+@transaction.atomic
+def players_link_matches(
+    *, tournament: Tournament, by: User, player_ids: Iterable[int]
+) -> list[Player]:
+    """Confirm the proposed name matches of the players chosen; other matches stay open."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    require(by, tournament, "organise")
+    chosen = set(player_ids)
+    linked = []
+    for player, member in name_matches(tournament):
+        if player.pk in chosen:
+            player.member = member
+            stamp_history_user(player, by).save(update_fields=["member"])
+            linked.append(player)
+    if linked:
+        results_changed(tournament)
+    return linked
+
+
+@transaction.atomic
+def season_create(*, club: Club, by: User, name: str, rule: Mapping[str, Any]) -> Season:
+    require_club(by, club)
+    errors: list[RuleError] = []
+    name = collect(errors, text, "name", name, max_length=max_length_of(Season, "name"))
+    if not isinstance(rule, Mapping):
+        errors.append(RuleError("rule", "must be an object: rule, best, place_points, cap."))
+    else:
+        collect(errors, check_rule, rule)
+    raise_all(errors)
+    checked = check_rule(rule)
+    stored = {
+        "rule": checked.rule,
+        "best": checked.best,
+        "place_points": list(checked.place_points),
+        "cap": checked.cap,
+    }
+    season = Season(club=club, slug=_slug_for(Season, name, club=club), name=name, rule=stored)
+    stamp_history_user(season, by).save()
+    return season
+
+
+@transaction.atomic
+def tournament_hold_under(
+    *,
+    tournament: Tournament,
+    by: User,
+    club: Club | None,
+    season: Season | None = None,
+    rated: bool = False,
+) -> Tournament:
+    """Hold a tournament under a club (in one of its seasons, rated or not), or under no
+    club. Needs both the tournament's and the club's organisers' say: an organiser of
+    one club cannot place a tournament in another's season or take it away."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    require(by, tournament, "organise")
+    for owner in {club, tournament.club} - {None}:
+        require_club(by, owner)
+    if season is not None and (club is None or season.club_id != club.pk):
+        raise RuleError("season", f"{season.name} is not a season of this club.")
+    if not isinstance(rated, bool):
+        raise RuleError("rated", "must be true or false.")
+    if club is None and rated:
+        raise RuleError("rated", "only a tournament held under a club can be rated.")
+    moving = tournament.club_id != getattr(club, "pk", None)
+    if moving and tournament.players.exclude(member=None).exists():
+        raise RuleError("club", "unlink the players from the old club's members first.")
+    old_season_id = tournament.season_id
+    tournament.club, tournament.season, tournament.rated = club, season, rated
+    stamp_history_user(tournament, by).save(update_fields=["club", "season", "rated"])
+    results_changed(tournament)
+    if old_season_id is not None and old_season_id != getattr(season, "pk", None):
+        season_changed(old_season_id)  # the tournament left it: its totals change too
+    return tournament
