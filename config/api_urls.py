@@ -4,7 +4,7 @@ from django.urls import path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.auth_api import TokenView
-from games.api import games, rounds, standings
+from games.api import clubs, games, rounds, standings
 from tournaments.api import players, tournaments
 
 
@@ -25,7 +25,18 @@ register_converter(IdConverter, "id")
 
 T = "tournaments/<slug:slug>/"
 
+C = "clubs/<slug:club>/"
+
 urlpatterns = [
+    path(C, clubs.ClubDetailView.as_view(), name="api-club"),
+    path(C + "members/", clubs.MemberListView.as_view(), name="api-members"),
+    path(C + "members/<id:pk>/", clubs.MemberDetailView.as_view(), name="api-member"),
+    path(C + "seasons/", clubs.SeasonListView.as_view(), name="api-seasons"),
+    path(
+        C + "seasons/<slug:season>/standings/",
+        clubs.SeasonStandingsView.as_view(),
+        name="api-season-standings",
+    ),
     path("auth/token/", TokenView.as_view(), name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its start-up script as a file (?script): no inline script,
@@ -41,6 +52,12 @@ urlpatterns = [
     path(T + "rounds/<id:number>/", rounds.RoundDetailView.as_view(), name="api-round"),
     path(T + "games/", games.GameListView.as_view(), name="api-tournament-games"),
     path(T + "standings/", standings.StandingsView.as_view(), name="api-standings"),
+    path(T + "club/", clubs.TournamentClubView.as_view(), name="api-tournament-club"),
+    path(
+        T + "players/<id:pk>/member/",
+        clubs.PlayerMemberView.as_view(),
+        name="api-player-member",
+    ),
     path(
         "tournaments/<slug:slug>/standings.csv",
         standings.StandingsCSVView.as_view(),

@@ -1,6 +1,8 @@
 """A line chart drawn as SVG coordinates on the server: no chart library, no script.
 
 Terms:
+* baseline — the value the chart starts from and draws a dashed line at (0 for a
+  score).
 * point — one (label, value) pair, e.g. ("R2", 57): a player's cumulative score after
   round 2. Points are drawn left to right in the order given, from a starting 0.
 * plot box — the drawing area inside the margins that hold the axis labels.
@@ -33,6 +35,7 @@ class Chart:
     zero_y: float  # where the 0 line runs
     top_value: int
     bottom_value: int
+    baseline: int = 0
     left: int = LEFT
     right_x: int = WIDTH - RIGHT
     top_y: int = TOP
@@ -48,10 +51,11 @@ class Chart:
         return " ".join(f"{dot.x:.1f},{dot.y:.1f}" for dot in self.dots)
 
 
-def line_chart(points: Sequence[tuple[str, int]]) -> Chart:
-    """Place the points (after a leading ("start", 0)) in the plot box; the value range
-    always includes 0 so gains and losses read against the same line."""
-    series = [("start", 0), *points]
+def line_chart(points: Sequence[tuple[str, int]], *, baseline: int = 0) -> Chart:
+    """Place the points (after a leading ("start", baseline)) in the plot box; the value
+    range always includes the baseline (0 for a score, 1000 for a new member's rating) so
+    gains and losses read against the same line."""
+    series = [("start", baseline), *points]
     values = [value for _, value in series]
     high, low = max(values), min(values)
     if high == low:
@@ -70,7 +74,8 @@ def line_chart(points: Sequence[tuple[str, int]]) -> Chart:
         width=WIDTH,
         height=HEIGHT,
         dots=dots,
-        zero_y=y_of(0),
+        zero_y=y_of(baseline),
         top_value=high,
         bottom_value=low,
+        baseline=baseline,
     )

@@ -73,3 +73,23 @@ def results_csv(tournament: Tournament) -> str:
         for rack in confirmed_racks(tournament)
     )  # fmt: skip
     return csv_text(RESULTS_COLUMNS, rows)
+
+
+SEASON_COLUMNS = ("rank", "member_id", "member", "total", "events")
+
+
+def season_csv(rows: list[dict], events: list[Tournament]) -> str:
+    """One row per member: rank, total, then each event's contribution (in event order;
+    empty where the member did not play, in brackets where it did not count)."""
+    header = [*SEASON_COLUMNS, *(event.slug for event in events)]
+
+    def cells(row: dict) -> list:
+        by_event = {c["event"]: c for c in row["contributions"]}
+        values = []
+        for event in events:
+            c = by_event.get(event.slug)
+            values.append("" if c is None else c["value"] if c["counted"] else f"({c['value']})")
+        return [row["rank"], row["member"]["id"], row["member"]["name"], row["total"],
+                row["events"], *values]  # fmt: skip
+
+    return csv_text(header, (cells(row) for row in rows))

@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet, Subquery
 
 from scoring.standings import METRICS, Metric
-from tournaments.models import Player, Round, Tournament
-from tournaments.permissions import can_view
+from tournaments.models import Club, Member, Player, Round, Tournament
+from tournaments.permissions import User, can_view
 
-from .models import Game, Penalty, RackEntry, Result, Seat, Table
+from .models import Game, Penalty, RackEntry, RatingChange, Result, Seat, Standings, Table
 from .services.standings import standings_for_read
 
 ALWAYS_SHOWN = ("games_played", "games_won", "score", "penalties")
@@ -261,4 +261,88 @@ def standings_table(
         count=len(snapshot.rows),
         page=page,
         pages=pages,
+    )
+
+
+# --- clubs: ranking lists, members' events and rating histories ----------------------
+
+
+@dataclass(frozen=True)
+class RatedMember:
+    rank: int
+    member: Member
+    shown: int
+    games: int
+
+
+def club_ranking(club: Club) -> list[RatedMember]:
+    """The club's rated members, best shown rating first (a shared rating shares a rank).
+    Two queries whatever the size: the newest change per member, and the members."""
+    newest = RatingChange.objects.filter(member=OuterRef("pk")).order_by("-position")
+    members = (
+        Member.objects.filter(club=club)
+        .annotate(
+            shown=Subquery(newest.values("shown")[:1]),
+            games=Count("rating_changes"),
+        )
+        .filter(shown__isnull=False)
+        .order_by("-shown", "name", "pk")
+    )
+    ranked: list[RatedMember] = []
+    for place, member in enumerate(members, start=1):
+        same = ranked and ranked[-1].shown == member.shown
+        ranked.append(
+            RatedMember(ranked[-1].rank if same else place, member, member.shown, member.games)
+        )
+    return ranked
+
+
+@dataclass(frozen=True)
+class MemberEvent:
+    tournament: Tournament
+    player: Player
+    rank: int | None  # None: no standings yet, or withdrawn
+    score: int | None
+
+
+def member_events(member: Member, user: User) -> list[MemberEvent]:
+    """The tournaments the member played (that the user may see), newest first, with
+    their rank and score from each tournament's newest standings. Three queries."""
+    players = list(
+        Player.objects.filter(member=member)
+        .select_related("tournament")
+        .order_by("-tournament__starts_on", "-tournament_id")
+    )
+    players = [p for p in players if can_view(user, p.tournament)]
+    newest = Standings.objects.filter(tournament=OuterRef("tournament")).order_by(
+        "-computed_version"
+    )
+    snapshot_ids = (
+        Player.objects.filter(pk__in=[p.pk for p in players])
+        .annotate(snapshot=Subquery(newest.values("pk")[:1]))
+        .values_list("snapshot", flat=True)
+    )
+    rows = dict(
+        Standings.objects.filter(pk__in=list(snapshot_ids)).values_list("tournament", "rows")
+    )
+    events = []
+    for player in players:
+        row = next(
+            (r for r in rows.get(player.tournament_id, []) if r["player"]["id"] == player.pk), None
+        )
+        active = row is not None and row["player"].get("status") != Player.Status.WITHDRAWN
+        events.append(
+            MemberEvent(
+                player.tournament,
+                player,
+                row["rank"] if active else None,
+                row["metrics"].get("score") if row else None,
+            )
+        )
+    return events
+
+
+def member_rating_history(member: Member) -> list[RatingChange]:
+    return list(
+        member.rating_changes.select_related("game__table__round__tournament").order_by("position")
     )

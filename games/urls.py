@@ -8,13 +8,19 @@ table, start number); `pk` is a database id.
 
 from django.urls import path
 
-from .views import entry, overview, players, rounds, standings
+from .views import clubs, entry, overview, players, rounds, standings
 
 T = "t/<slug:slug>/"
 ROUND = T + "rounds/<num:round_number>/"
 TABLE = ROUND + "tables/<num:table_number>/"
 
+CLUB = "clubs/<slug:club_slug>/"
+
 urlpatterns = [
+    path(CLUB, clubs.club_detail, name="club-detail"),
+    path(CLUB + "members/<num:member_id>/", clubs.member_detail, name="member-detail"),
+    path(CLUB + "seasons/<slug:season_slug>/", clubs.season_detail, name="season-detail"),
+    path(CLUB + "seasons/<slug:season_slug>.csv", clubs.season_csv_view, name="season-csv"),
     path(T, standings.tournament_detail, name="tournament-detail"),
     path(T + "standings/live/", standings.standings_live, name="standings-live"),
     path(T + "standings.csv", standings.standings_csv, name="standings-csv"),

@@ -1,9 +1,12 @@
-"""Builders for result payloads in tests."""
+"""Builders for result payloads in tests, and a played club evening."""
 
 from __future__ import annotations
 
 from games.models import Game
 from games.services.results import result_submit
+from games.services.standings import standings_recompute
+from tests.factories import make_tournament, open_round
+from tournaments.services.clubs import name_matches, players_link_matches, tournament_hold_under
 
 
 def seated(game: Game) -> list[int]:
@@ -30,3 +33,20 @@ def enter_rummikub(game: Game, by, *loser_tiles: str, based_on: int = 0):
         winner=players[0],
         racks=rummikub_racks(game, *loser_tiles),
     )
+
+
+def evening(alice, club, season, name, *, played=True, rated=True):
+    """A tournament of 8 players held under the club, linked by name, one round played."""
+    tournament = make_tournament(alice, name=name, players=8)
+    tournament = tournament_hold_under(
+        tournament=tournament, by=alice, club=club, season=season, rated=rated
+    )
+    players_link_matches(
+        tournament=tournament, by=alice, player_ids=[p.pk for p, _ in name_matches(tournament)]
+    )
+    open_round(tournament, alice)
+    if played:
+        for game in Game.objects.filter(table__round__tournament=tournament):
+            enter_rummikub(game, alice)
+    standings_recompute(tournament_id=tournament.pk)
+    return tournament

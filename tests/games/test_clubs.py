@@ -10,12 +10,11 @@ from games.models import Game, RatingChange
 from games.services.ratings import current_ratings, rated_games, ratings_update
 from games.services.results import penalty_record
 from games.services.seasons import season_for_read
-from games.services.standings import standings_recompute
 from games.tasks import recompute_standings
 from scoring.errors import RuleError
 from scoring.ratings import rate_games
-from tests.factories import make_tournament, open_round
-from tests.games.helpers import enter_rummikub
+from tests.factories import make_tournament
+from tests.games.helpers import enter_rummikub, evening
 from tournaments.models import Player
 from tournaments.permissions import can_organise
 from tournaments.services.clubs import (
@@ -38,23 +37,6 @@ def club(alice):
 @pytest.fixture
 def members(club, alice):
     return [member_create(club=club, by=alice, name=f"Player {n}") for n in range(1, 9)]
-
-
-def evening(alice, club, season, name, *, played=True, rated=True):
-    """A tournament of 8 players held under the club, linked by name, one round played."""
-    tournament = make_tournament(alice, name=name, players=8)
-    tournament = tournament_hold_under(
-        tournament=tournament, by=alice, club=club, season=season, rated=rated
-    )
-    players_link_matches(
-        tournament=tournament, by=alice, player_ids=[p.pk for p, _ in name_matches(tournament)]
-    )
-    open_round(tournament, alice)
-    if played:
-        for game in Game.objects.filter(table__round__tournament=tournament):
-            enter_rummikub(game, alice)
-    standings_recompute(tournament_id=tournament.pk)
-    return tournament
 
 
 def test_name_matches_are_proposed_and_linked_only_when_confirmed(alice, club, members):

@@ -1,9 +1,11 @@
-"""`manage.py seed_demo`: a finished and a running demo tournament, entered through the
-services with realistic racks. Idempotent: a demo that exists is left as it is."""
+"""`manage.py seed_demo`: a finished and a running demo tournament, and a club with a
+season of three rated evenings, entered through the services with realistic racks.
+Idempotent: a demo that exists is left as it is."""
 
 from __future__ import annotations
 
 import random
+from datetime import date
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
@@ -13,7 +15,15 @@ from games.models import Game
 from games.services.results import penalty_record, result_submit
 from games.services.rounds import round_open
 from scoring.tiles import COLOURS, NUMBERS, Tile, format_tiles
-from tournaments.models import StaffMember, Tournament
+from tournaments.models import Club, StaffMember, Tournament
+from tournaments.services.clubs import (
+    club_create,
+    member_create,
+    name_matches,
+    players_link_matches,
+    season_create,
+    tournament_hold_under,
+)
 from tournaments.services.players import player_register
 from tournaments.services.tournaments import staff_add, tournament_create, tournament_update
 
@@ -107,6 +117,53 @@ class Command(BaseCommand):
             entered_last=0.5,
             seed=1985,
         )
+        self.seed_club(organiser, scorekeeper)
+
+    @transaction.atomic
+    def seed_club(self, organiser, scorekeeper):
+        """A club of 12 members and a spring league of three evenings (best 2 of 3 count),
+        each a rated tournament of 8 of the members, 2 rounds, finished."""
+        name = "Haifa Joker (demo)"
+        if Club.objects.filter(name=name).exists():
+            self.stdout.write(f"{name}: exists, left as it is.")
+            return
+        rng = random.Random(30)
+        club = club_create(by=organiser, name=name)
+        people = rng.sample([f"{first} {last}" for first in FIRST for last in LAST], 12)
+        for person in people:
+            member_create(club=club, by=organiser, name=person)
+        season = season_create(
+            club=club, by=organiser, name="Spring league 2026", rule={"rule": "best", "best": 2}
+        )
+        for evening in range(1, 4):
+            tournament = tournament_create(
+                by=organiser,
+                name=f"Spring league, evening {evening} (demo)",
+                slug=f"demo-spring-league-{evening}",
+                starts_on=date(2026, 3, 7 * evening),
+                preset="standard",
+                rounds_planned=2,
+            )
+            tournament = tournament_hold_under(
+                tournament=tournament, by=organiser, club=club, season=season, rated=True
+            )
+            for person in sorted(rng.sample(people, 8)):
+                player_register(tournament=tournament, by=organiser, name=person)
+            players_link_matches(
+                tournament=tournament,
+                by=organiser,
+                player_ids=[player.pk for player, _ in name_matches(tournament)],
+            )
+            for _ in range(2):
+                round_ = round_open(
+                    tournament=tournament, by=organiser, method="random", seed=rng.randrange(2**31)
+                )
+                for game in Game.objects.filter(table__round=round_).order_by(
+                    "table__number", "number"
+                ):
+                    self.enter(rng, game, organiser)
+            tournament_update(tournament=tournament, by=organiser, status="finished")
+        self.stdout.write(f"{name}: created, with a season of three rated evenings.")
 
     @transaction.atomic
     def seed(self, slug, name, organiser, scorekeeper, *, players, rounds, entered_last, seed):

@@ -1,0 +1,294 @@
+"""REST API for clubs (issue 15): a club with its rating list and seasons, a member's
+events and rating history, a season's standings; and the club organisers' writes —
+register a member, declare a season, hold a tournament under the club, link a player
+to a member. The write services decide who may (`tournaments.services.clubs`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.api.common import (
+    RawJSONField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictDateField,
+    StrictInput,
+    StrictIntegerField,
+    TournamentScoped,
+    errors,
+    valid,
+)
+from tournaments.models import Club, Member, Season
+from tournaments.services import clubs as services
+from tournaments.services.validation import max_length_of
+
+from ..selectors import club_ranking, member_events, member_rating_history
+from ..services.seasons import season_events, season_for_read
+
+
+class SeasonOut(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    rule = serializers.JSONField(help_text="rule (sum, best, places), best, place_points, cap.")
+
+
+class MemberRef(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class RatedMemberOut(serializers.Serializer):
+    rank = serializers.IntegerField()
+    member = MemberRef()
+    rating = serializers.IntegerField(source="shown", help_text="1000 + 40 (mu - 3 sigma).")
+    games = serializers.IntegerField(help_text="Rated games played.")
+
+
+class ClubOut(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    members = serializers.IntegerField()
+    seasons = SeasonOut(many=True)
+    ranking = RatedMemberOut(many=True, help_text="Rated members, best rating first.")
+
+
+def _club(slug: str) -> Club:
+    return get_object_or_404(Club, slug=slug)
+
+
+class ClubDetailView(APIView):
+    @extend_schema(
+        tags=["clubs"],
+        summary="Read a club: its seasons and rating list",
+        responses={200: ClubOut, **errors(404)},
+    )
+    def get(self, request: Any, club: str) -> Response:
+        found = _club(club)
+        body = {
+            "slug": found.slug,
+            "name": found.name,
+            "members": found.members.count(),
+            "seasons": found.seasons.order_by("-created_at"),
+            "ranking": club_ranking(found),
+        }
+        return Response(ClubOut(body).data)
+
+
+class MemberIn(StrictInput):
+    name = StrictCharField(max_length=max_length_of(Member, "name"))
+    code = StrictCharField(
+        max_length=max_length_of(Member, "code"), required=False, allow_blank=True
+    )
+    joined_on = StrictDateField(required=False, allow_null=True)
+
+
+class MemberOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    code = serializers.CharField()
+    joined_on = serializers.DateField(allow_null=True)
+
+
+class MemberListView(APIView):
+    @extend_schema(
+        tags=["clubs"],
+        summary="List a club's members",
+        responses={200: MemberOut(many=True), **errors(404)},
+    )
+    def get(self, request: Any, club: str) -> Response:
+        return Response(MemberOut(_club(club).members.order_by("name", "pk"), many=True).data)
+
+    @extend_schema(
+        tags=["clubs"],
+        summary="Register a member",
+        description="The club's organisers only. `code` is the club's membership number, "
+        "unique in the club when given.",
+        request=MemberIn,
+        responses={201: MemberOut, **errors(400, 401, 403, 404)},
+    )
+    def post(self, request: Any, club: str) -> Response:
+        member = services.member_create(
+            club=_club(club), by=request.user, **valid(MemberIn, request.data)
+        )
+        return Response(MemberOut(member).data, status=status.HTTP_201_CREATED)
+
+
+class RatingPointOut(serializers.Serializer):
+    tournament = serializers.CharField(source="game.table.round.tournament.slug")
+    round = serializers.IntegerField(source="game.table.round.number")
+    table = serializers.IntegerField(source="game.table.number")
+    game = serializers.IntegerField(source="game.number")
+    rating = serializers.IntegerField(source="shown")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+
+
+class MemberEventOut(serializers.Serializer):
+    tournament = serializers.CharField(source="tournament.slug")
+    player = serializers.IntegerField(source="player.number", help_text="Start number.")
+    rank = serializers.IntegerField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True)
+
+
+class MemberDetailOut(MemberOut):
+    rating = serializers.IntegerField(allow_null=True)
+    events = MemberEventOut(many=True)
+    history = RatingPointOut(many=True, help_text="The rating after each rated game.")
+
+
+class MemberDetailView(APIView):
+    @extend_schema(
+        tags=["clubs"],
+        summary="Read a member: events and rating history",
+        description="Events are the tournaments the member played that the caller may see.",
+        responses={200: MemberDetailOut, **errors(404)},
+    )
+    def get(self, request: Any, club: str, pk: int) -> Response:
+        member = get_object_or_404(_club(club).members, pk=pk)
+        history = member_rating_history(member)
+        body = {
+            **MemberOut(member).data,
+            "rating": history[-1].shown if history else None,
+            "events": member_events(member, request.user),
+            "history": history,
+        }
+        return Response(MemberDetailOut(body).data)
+
+
+class SeasonIn(StrictInput):
+    name = StrictCharField(max_length=max_length_of(Season, "name"))
+    rule = RawJSONField(
+        schema={
+            "type": "object",
+            "description": "rule: sum | best | places; best: N (rule best); place_points: "
+            "[25, 20, ...] (rule places); cap: at most this much an event (any rule).",
+        }
+    )
+
+
+class SeasonListView(APIView):
+    @extend_schema(
+        tags=["clubs"],
+        summary="Declare a season",
+        description="The club's organisers only. Its tournaments are totalled by `rule`.",
+        request=SeasonIn,
+        responses={201: SeasonOut, **errors(400, 401, 403, 404)},
+    )
+    def post(self, request: Any, club: str) -> Response:
+        season = services.season_create(
+            club=_club(club), by=request.user, **valid(SeasonIn, request.data)
+        )
+        return Response(SeasonOut(season).data, status=status.HTTP_201_CREATED)
+
+
+class SeasonRowOut(serializers.Serializer):
+    rank = serializers.IntegerField()
+    member = MemberRef()
+    total = serializers.IntegerField()
+    events = serializers.IntegerField(help_text="Events the member played.")
+    contributions = serializers.JSONField(
+        help_text="Per event played: {event (tournament slug), value, counted}."
+    )
+
+
+class SeasonStandingsOut(serializers.Serializer):
+    season = SeasonOut()
+    version = serializers.IntegerField()
+    computed_at = serializers.DateTimeField()
+    events = serializers.ListField(child=serializers.CharField(), help_text="In date order.")
+    rows = SeasonRowOut(many=True)
+
+
+class SeasonStandingsView(APIView):
+    @extend_schema(
+        tags=["clubs"],
+        summary="Read a season's standings",
+        responses={200: SeasonStandingsOut, **errors(404)},
+    )
+    def get(self, request: Any, club: str, season: str) -> Response:
+        found = get_object_or_404(_club(club).seasons, slug=season)
+        snapshot = season_for_read(found)
+        body = {
+            "season": found,
+            "version": snapshot.computed_version,
+            "computed_at": snapshot.computed_at,
+            "events": [t.slug for t in season_events(found)],
+            "rows": snapshot.rows,
+        }
+        return Response(SeasonStandingsOut(body).data)
+
+
+class HeldUnderIn(StrictInput):
+    club = StrictCharField(allow_null=True, help_text="The club's slug; null: no club.")
+    season = StrictCharField(required=False, allow_null=True, help_text="A season's slug.")
+    rated = StrictBooleanField(required=False)
+
+
+class HeldUnderOut(serializers.Serializer):
+    club = serializers.CharField(source="club.slug", allow_null=True)
+    season = serializers.CharField(source="season.slug", allow_null=True)
+    rated = serializers.BooleanField()
+
+
+class TournamentClubView(TournamentScoped, APIView):
+    @extend_schema(
+        tags=["clubs"],
+        summary="Hold a tournament under a club",
+        description="Organisers of the tournament who also organise the club (the old and "
+        "the new one). A rated tournament's games update the club members' ratings.",
+        request=HeldUnderIn,
+        responses={200: HeldUnderOut, **errors(400, 401, 403, 404)},
+    )
+    def put(self, request: Any, slug: str) -> Response:
+        data = valid(HeldUnderIn, request.data)
+        club = None
+        season = None
+        if data["club"] is not None:
+            club = Club.objects.filter(slug=data["club"]).first()
+            if club is None:
+                raise serializers.ValidationError({"club": ["No such club."]})
+        if data.get("season") is not None:
+            season = Season.objects.filter(club=club, slug=data["season"]).first()
+            if season is None:
+                raise serializers.ValidationError({"season": ["No such season in that club."]})
+        tournament = services.tournament_hold_under(
+            tournament=self.tournament,
+            by=request.user,
+            club=club,
+            season=season,
+            rated=data.get("rated", False),
+        )
+        return Response(HeldUnderOut(tournament).data)
+
+
+class PlayerMemberIn(StrictInput):
+    member = StrictIntegerField(allow_null=True, help_text="A member id of the club; null: unlink.")
+
+
+class PlayerMemberView(TournamentScoped, APIView):
+    @extend_schema(
+        tags=["clubs"],
+        summary="Link a player to a club member",
+        request=PlayerMemberIn,
+        responses={200: PlayerMemberIn, **errors(400, 401, 403, 404)},
+    )
+    def put(self, request: Any, slug: str, pk: int) -> Response:
+        player = self.tournament.players.filter(pk=pk).first()
+        if player is None:
+            raise Http404("No such player in this tournament.")
+        member_id = valid(PlayerMemberIn, request.data)["member"]
+        member = None
+        if member_id is not None:
+            member = Member.objects.filter(pk=member_id).first()
+            if member is None:
+                raise serializers.ValidationError({"member": ["No such member."]})
+        player = services.player_link(player=player, by=request.user, member=member)
+        return Response({"member": player.member_id})
