@@ -25,6 +25,7 @@ from django.db.models import F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 from simple_history.models import HistoricalRecords
 
+from scoring.ratings import Rating
 from tournaments.models import Member, Player, Round, Season, Tournament
 
 
@@ -284,8 +285,6 @@ class RatingChange(models.Model):
     score = models.IntegerField(help_text="The member's game score the rating read.")
     mu = models.FloatField()
     sigma = models.FloatField()
-    shown = models.IntegerField()
-    at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["member", "position"]
@@ -296,3 +295,8 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member}: {self.shown} after {self.game}"
+
+    @property
+    def shown(self) -> int:
+        """The rating people read (`scoring.ratings.Rating.shown`)."""
+        return Rating(self.mu, self.sigma).shown

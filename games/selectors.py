@@ -23,6 +23,7 @@ from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet, Subquery
 
+from scoring.ratings import Rating
 from scoring.standings import METRICS, Metric
 from tournaments.models import Club, Member, Player, Round, Tournament
 from tournaments.permissions import User, can_view
@@ -277,23 +278,25 @@ class RatedMember:
 
 def club_ranking(club: Club) -> list[RatedMember]:
     """The club's rated members, best shown rating first (a shared rating shares a rank).
-    Two queries whatever the size: the newest change per member, and the members."""
+    One query whatever the size: each member with their newest rating and games rated."""
     newest = RatingChange.objects.filter(member=OuterRef("pk")).order_by("-position")
     members = (
         Member.objects.filter(club=club)
         .annotate(
-            shown=Subquery(newest.values("shown")[:1]),
+            mu=Subquery(newest.values("mu")[:1]),
+            sigma=Subquery(newest.values("sigma")[:1]),
             games=Count("rating_changes"),
         )
-        .filter(shown__isnull=False)
-        .order_by("-shown", "name", "pk")
+        .filter(mu__isnull=False)
+    )
+    rated = sorted(
+        ((Rating(m.mu, m.sigma).shown, m) for m in members),
+        key=lambda x: (-x[0], x[1].name, x[1].pk),
     )
     ranked: list[RatedMember] = []
-    for place, member in enumerate(members, start=1):
-        same = ranked and ranked[-1].shown == member.shown
-        ranked.append(
-            RatedMember(ranked[-1].rank if same else place, member, member.shown, member.games)
-        )
+    for place, (shown, member) in enumerate(rated, start=1):
+        same = ranked and ranked[-1].shown == shown
+        ranked.append(RatedMember(ranked[-1].rank if same else place, member, shown, member.games))
     return ranked
 
 
