@@ -16,6 +16,11 @@ tournament's results version and asks for a recompute in the admin's own transac
   needless recompute after a rating change costs less than a missed one. Which tournament
   a player is in is read-only: their games stay where they were played.
 * staff member — editable: roles do not feed the standings.
+* club, member — editable (names and membership numbers); which club a tournament is held
+  under, its season and whether it is rated, and which member a player is, are read-only
+  here: they feed seasons and ratings, and `tournaments.services.clubs` checks them.
+* season — its name is editable; its rule and version are read-only (a season is
+  declared with its rule, which the totals were computed by).
 * round — view-only (see the games admin).
 
 Terms:
@@ -29,7 +34,7 @@ from django.db import transaction
 from simple_history.admin import SimpleHistoryAdmin
 
 from .events import results_changed
-from .models import Player, Round, StaffMember, Tournament
+from .models import Club, ClubOrganiser, Member, Player, Round, Season, StaffMember, Tournament
 
 
 class ViewOnly:
@@ -80,7 +85,15 @@ class TournamentAdmin(SimpleHistoryAdmin):
     list_filter = ["status", "public", "results_need_confirmation", "starts_on"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
-    readonly_fields = ["results_version", "first_result_at", "created_at", "updated_at"]
+    readonly_fields = [
+        "results_version",
+        "first_result_at",
+        "created_at",
+        "updated_at",
+        "club",
+        "season",
+        "rated",
+    ]
     date_hierarchy = "starts_on"
     inlines = [StaffInline, PlayerInline, RoundInline]
 
@@ -118,7 +131,7 @@ class PlayerAdmin(SimpleHistoryAdmin):
     autocomplete_fields = ["tournament"]
 
     def get_readonly_fields(self, request, obj=None):
-        return ["tournament"] if obj is not None else []
+        return ["tournament", "member"] if obj is not None else ["member"]
 
     # Atomic here too: simple_history's revert form calls save_model outside the admin's
     # transaction.
@@ -139,3 +152,36 @@ class PlayerAdmin(SimpleHistoryAdmin):
         super().delete_queryset(request, queryset)
         for tournament in tournaments:
             results_changed(tournament)
+
+
+class ClubOrganiserInline(admin.TabularInline):
+    model = ClubOrganiser
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Club)
+class ClubAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "slug", "created_at"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [ClubOrganiserInline]
+
+
+@admin.register(Member)
+class MemberAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "code", "club", "joined_on"]
+    list_filter = ["club"]
+    search_fields = ["name", "code"]
+    autocomplete_fields = ["club"]
+
+
+@admin.register(Season)
+class SeasonAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "club", "version", "created_at"]
+    list_filter = ["club"]
+    search_fields = ["name"]
+    readonly_fields = ["rule", "version", "created_at"]
+
+    def has_add_permission(self, request):
+        return False  # declared with a checked rule: the API (or a future page)
