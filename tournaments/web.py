@@ -22,6 +22,7 @@ from functools import wraps
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import register_converter
@@ -55,7 +56,9 @@ def tournament_page(need: Need = "view") -> Callable:
 
     Anonymous users are sent to sign in before anything is looked up for a page that needs
     a role, so the redirect never tells whether a private tournament exists. Outsiders get
-    404 for a private tournament; signed-in users without the role get 403.
+    404 for a private tournament; signed-in users without the role get 403. A page whose
+    address names a round and a table (``round_number``, ``table_number``) is scored at
+    that table: a phone signed in through that table's link may open it.
     """
     assert need in PREDICATES, need
 
@@ -67,7 +70,10 @@ def tournament_page(need: Need = "view") -> Callable:
             tournament = tournaments_visible_to(request.user).filter(slug=slug).first()
             if tournament is None:
                 raise Http404("No such tournament.")
-            require(request.user, tournament, need)  # a 403 page for a lacking role
+            # A page of one table scores there: a table link may open it, no other page.
+            at = (kwargs.get("round_number"), kwargs.get("table_number"))
+            table = at if None not in at else None
+            require(request.user, tournament, need, at=table)  # a 403 page for a lacking role
             return view(request, tournament, **kwargs)
 
         return wrapper
@@ -170,6 +176,12 @@ def _locate(
         if isinstance(candidate, str) and candidate in form.fields:
             return form, candidate
     return form, None
+
+
+def public_url(path: str) -> str:
+    """The address of a page as phones reach it (`settings.PUBLIC_BASE_URL`): what QR codes
+    and printed links carry, whatever host the request that builds them came in on."""
+    return settings.PUBLIC_BASE_URL + path
 
 
 def csv_download(text: str, filename: str) -> HttpResponse:
