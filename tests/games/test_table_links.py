@@ -25,7 +25,7 @@ from tournaments.services.table_links import (
     table_links_issue,
     table_links_revoke,
 )
-from tournaments.services.tournaments import tournament_update
+from tournaments.services.tournaments import tournament_create, tournament_update
 from tournaments.table_links import token_for
 
 pytestmark = pytest.mark.django_db
@@ -315,3 +315,10 @@ def test_twelve_games_still_fit_one_page(alice, bob, as_user):
 def test_an_unknown_paper_is_not_found(club, as_user):
     path = reverse("round-sheets-pdf", kwargs={"slug": club.slug, "round_number": 1})
     assert as_user("bob").get(path, {"paper": "a3"}).status_code == 404
+
+
+def test_a_table_link_creates_no_tournament(club, alice):
+    with pytest.raises(PermissionDenied):
+        tournament_create(by=links_of(club, alice)[1].user, name="Not Mine")
+    phone = signed_in(links_of(club, alice)[1])
+    assert "Sign out (Table 1, round 1)" in text(phone.get(entry_path(club, 1, 1)))

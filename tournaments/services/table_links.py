@@ -121,7 +121,7 @@ def table_link_check(*, token: str, round_: Round, table_number: int) -> TableLi
         raise TableLinkRefused(
             410,
             f"Round {link.round.number} is over",
-            f"Its table links ended when {reason}. Results can no longer be entered with "
-            "this sheet; ask the organiser.",
+            f"Its table links have ended: {reason}. Results can no longer be entered "
+            "with this sheet; ask the organiser.",
         )
     return link
