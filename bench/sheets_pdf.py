@@ -45,9 +45,7 @@ def main() -> None:
         for tables in args.tables:
             tournament = make_tournament(alice, name=f"Bench {tables}", players=4 * tables)
             open_round(tournament, alice)
-            url = reverse(
-                "round-sheets-pdf", kwargs={"slug": tournament.slug, "round_number": 1}
-            )
+            url = reverse("round-sheets-pdf", kwargs={"slug": tournament.slug, "round_number": 1})
             start = time.perf_counter()
             response = client.get(url, {"paper": "a4"})
             seconds = time.perf_counter() - start

@@ -15,6 +15,7 @@ from pypdf import PdfReader
 
 from games.models import Game, Penalty, Result
 from games.services.results import penalty_record, result_confirm
+from games.services.rounds import round_cancel
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, seated
 from tests.web import text
@@ -322,3 +323,12 @@ def test_a_table_link_creates_no_tournament(club, alice):
         tournament_create(by=links_of(club, alice)[1].user, name="Not Mine")
     phone = signed_in(links_of(club, alice)[1])
     assert "Sign out (Table 1, round 1)" in text(phone.get(entry_path(club, 1, 1)))
+
+
+def test_a_round_cancelled_and_opened_again_gets_new_links(club, alice):
+    first = links_of(club, alice)[1]
+    round_cancel(round_=first.round, by=alice)
+    open_round(club, alice)
+    again = links_of(club, alice)[1]
+    assert again.user.username == "club-open-r1-t1-link-2"
+    assert again.user != first.user

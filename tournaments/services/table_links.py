@@ -31,8 +31,16 @@ def _link_user(round_: Round, table_number: int) -> User:
     """The user a table link signs in as: inactive (never signs in by name), with no
     usable password, named after its table so history reads "table 3, round 2"."""
     tournament = round_.tournament
-    user = get_user_model()(
-        username=f"{tournament.slug}-r{round_.number}-t{table_number}-link",
+    User = get_user_model()
+    # A cancelled round (or a deleted tournament whose slug is used again) leaves its
+    # links' users behind, so the name may be taken already.
+    base = f"{tournament.slug}-r{round_.number}-t{table_number}-link"
+    username, copy = base, 1
+    while User.objects.filter(username=username).exists():
+        copy += 1
+        username = f"{base}-{copy}"
+    user = User(
+        username=username,
         first_name=f"Table {table_number}, round {round_.number}"[:150],
         last_name="(table link)",
         is_active=False,
