@@ -25,6 +25,7 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.urls import register_converter
 
 from scoring.errors import RuleError
@@ -51,6 +52,10 @@ class NumberConverter:
 register_converter(NumberConverter, "num")
 
 
+# The cookie (signed) that remembers the table link a phone signed in through: its path.
+TABLE_LINK_COOKIE = "rummitab_table_link"
+
+
 def tournament_page(need: Need = "view") -> Callable:
     """Decorate a view taking ``(request, tournament, **kwargs)`` instead of a slug.
 
@@ -66,6 +71,11 @@ def tournament_page(need: Need = "view") -> Callable:
         @wraps(view)
         def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
             if need != "view" and not request.user.is_authenticated:
+                # A phone that signed in through a table link goes back through it: signed
+                # in again while it lasts, or told why it ended — never a bare sign-in form.
+                link = request.get_signed_cookie(TABLE_LINK_COOKIE, None, salt=TABLE_LINK_COOKIE)
+                if link:
+                    return redirect(link)
                 return redirect_to_login(request.get_full_path())
             tournament = tournaments_visible_to(request.user).filter(slug=slug).first()
             if tournament is None:

@@ -6,7 +6,9 @@ not valid at this address, was revoked, or whose round is over answers with a pa
 says so and what to do (403 or 410), and signs nobody in.
 
 A staff member who opens a link on a phone already signed in with their own account
-stays signed in as themselves: the link would only narrow what they may do.
+stays signed in as themselves: the link would only narrow what they may do. A phone that
+signed in remembers its link (a signed cookie), so once signed out by the end of the round
+or a revoke it is sent back to the link's page, which says what happened.
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ from tournaments.backends import PATH as TABLE_LINK_BACKEND
 from tournaments.models import Tournament
 from tournaments.permissions import can_score
 from tournaments.services.table_links import TableLinkRefused, table_link_check
+from tournaments.web import TABLE_LINK_COOKIE
+
+# How long a phone remembers its table link: a tournament day and then some.
+COOKIE_SECONDS = 3 * 24 * 3600
 
 
 @never_cache
@@ -43,4 +49,15 @@ def table_link(
     if can_score(request.user, tournament, (round_number, table_number)) and request.user.is_active:
         return entry  # a staff member keeps their own account
     login(request, link.user, backend=TABLE_LINK_BACKEND)
+    # Remembered so that, signed out (round over, link revoked), the phone comes back here
+    # and reads why instead of a sign-in form (`tournaments.web.tournament_page`).
+    entry.set_signed_cookie(
+        TABLE_LINK_COOKIE,
+        request.path,
+        salt=TABLE_LINK_COOKIE,
+        max_age=COOKIE_SECONDS,
+        secure=request.is_secure(),
+        httponly=True,
+        samesite="Lax",
+    )
     return entry

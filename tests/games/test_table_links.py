@@ -208,15 +208,17 @@ def test_the_phone_opens_no_other_table_no_other_round_and_no_staff_page(club, a
         assert phone.get(reverse(name, kwargs=kwargs)).status_code == 403, name
     open_round(club, alice)
     round_2 = phone.get(entry_path(club, 2, 1))
-    assert round_2.status_code == 302  # round 1 ended: the phone is signed out
-    assert round_2["Location"].startswith(reverse("login"))
+    assert round_2.status_code == 302  # round 1 ended: the phone is signed out ...
+    assert round_2["Location"] == link_path(link)  # ... and sent to its link's page
+    assert "Round 1 is over" in text(phone.get(round_2["Location"]))
 
 
 def test_after_the_round_or_a_revoke_the_link_shows_a_clear_page(club, alice):
     links = links_of(club, alice)
     phone = signed_in(links[2])
     table_links_revoke(by=alice, round_=links[2].round, table_number=2)
-    assert phone.get(entry_path(club, 1, 2)).status_code == 302  # signed out at once
+    back = phone.get(entry_path(club, 1, 2), follow=True)  # signed out at once
+    assert back.status_code == 410 and "This table link was revoked" in text(back)
     again = Client().get(link_path(links[2]))
     assert again.status_code == 410
     assert "This table link was revoked" in text(again)
