@@ -1,13 +1,17 @@
 # Rummitab — the two commands of the README, and a few helpers.
 # `make run`  installs into .venv, migrates, seeds the demo and starts the site.
 # `make test` installs into .venv and runs every test, the linters and the layer contracts.
+# `make lan`  serves the site to phones on the club's Wi-Fi (config/lan.py; PORT=8000,
+#             LAN_ADDRESS=detected).
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install lint format bench clean
+PORT ?= 8000
+
+.PHONY: run lan test install lint format bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,6 +33,12 @@ run: $(STAMP)
 	@echo "  admin:    http://127.0.0.1:8000/admin/  (admin / admin, local only)"
 	@echo ""
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# The club's Wi-Fi: binds 0.0.0.0, allows and prints the LAN address, and builds the
+# sheets' QR codes from it. No demo data and no admin/admin account here.
+lan: $(STAMP)
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python -m config.lan --port $(PORT)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

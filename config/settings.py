@@ -55,6 +55,18 @@ if not SECRET_KEY:
     SECRET_KEY = "dev-only-insecure-key-rummitab-do-not-use-in-production"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
+
+# The address phones reach the site at: QR codes and links on the printed table sheets
+# are built from it, never from the host of the organiser's request (a laptop browsing
+# itself as 127.0.0.1 would print QR codes no phone can open). `make lan` sets it to the
+# laptop's address on the club's Wi-Fi (config/lan.py). Unset: http://127.0.0.1:8000 while
+# DEBUG is on, else https:// and the first host of ALLOWED_HOSTS that is not a pattern.
+PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").strip().rstrip("/")
+if not PUBLIC_BASE_URL:
+    _named = [host for host in ALLOWED_HOSTS if host and not host.startswith(".") and host != "*"]
+    PUBLIC_BASE_URL = "http://127.0.0.1:8000" if DEBUG or not _named else f"https://{_named[0]}"
+if not PUBLIC_BASE_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured("PUBLIC_BASE_URL must start with http:// or https://.")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
@@ -170,6 +182,8 @@ LOGIN_COOLOFF_MINUTES = env_int("LOGIN_COOLOFF_MINUTES", 15)
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out sign-in
     "django.contrib.auth.backends.ModelBackend",
+    # Phones signed in through a table link, while the link lasts (tournaments/backends.py).
+    "tournaments.backends.TableLinkBackend",
 ]
 AXES_HANDLER = "config.login_guard.LoginGuardHandler"
 AXES_LOCKOUT_PARAMETERS = ["username"]  # the address limit is the handler's own
@@ -376,5 +390,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # One line per task run is noise at a venue; failures still log as errors.
-    "loggers": {"celery.app.trace": {"level": "WARNING"}},
+    # WeasyPrint narrates every step of a PDF (and fontTools every font) at INFO, and warns
+    # about each rule of site.css meant for screens only (media queries, clip-path, ...).
+    "loggers": {
+        "celery.app.trace": {"level": "WARNING"},
+        "weasyprint": {"level": "ERROR"},
+        "fontTools": {"level": "WARNING"},
+    },
 }

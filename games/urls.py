@@ -8,7 +8,7 @@ table, start number); `pk` is a database id.
 
 from django.urls import path
 
-from .views import clubs, entry, overview, players, rounds, standings
+from .views import clubs, entry, overview, players, rounds, standings, table_links
 
 T = "t/<slug:slug>/"
 ROUND = T + "rounds/<num:round_number>/"
@@ -30,6 +30,10 @@ urlpatterns = [
     path(ROUND + "cancel/", rounds.round_cancel, name="round-cancel"),
     path(ROUND + "swap/", rounds.seat_swap, name="seat-swap"),
     path(ROUND + "sheets/", rounds.round_sheets, name="round-sheets"),
+    path(ROUND + "sheets.pdf", rounds.round_sheets_pdf, name="round-sheets-pdf"),
+    path(ROUND + "links/revoke/", rounds.table_links_revoke, name="table-links-revoke"),
+    # The address in a table sheet's QR code: signs a phone in as that table's scorekeeper.
+    path(TABLE + "link/<str:token>/", table_links.table_link, name="table-link"),
     path(TABLE, entry.table_entry, name="table-entry"),
     path(TABLE + "timer/", entry.table_timer, name="table-timer"),
     path(TABLE + "games/<num:game_number>/timeout/", entry.timeout_record, name="timeout-record"),

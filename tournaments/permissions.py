@@ -3,13 +3,18 @@
 Roles: a superuser may do everything; an organiser changes everything in their tournament;
 a scorekeeper enters results and penalties; anyone may read a public tournament; reading a
 private one needs a role in it. A club's organisers run the club (members, seasons) and
-organise every tournament held under it.
+organise every tournament held under it. A table scorekeeper — a phone signed in through
+a table link (`tournaments.table_links`) — enters results and penalties at one table of
+one round while that round lasts, reads the tournament, and does nothing else.
 
 Terms:
 * need — what an action asks of the person doing it: `view`, `score` or `organise`.
 * require — called first in every write service: it refuses (Django's `PermissionDenied`,
   a 403 in the API and on the pages) whoever lacks the need, so a new endpoint, command or
   task cannot forget the check. Pages use the `can_*` predicates only to hide forms.
+* at — where a `score` action happens: (round number, table number). Services acting at a
+  table pass it; without it a table scorekeeper may not score (so not confirm from the
+  queue, nor print sheets).
 """
 
 from __future__ import annotations
@@ -19,12 +24,14 @@ from typing import Literal, TypeAlias
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 
-from .models import Club, ClubOrganiser, StaffMember, Tournament
+from .models import Club, ClubOrganiser, StaffMember, TableLink, Tournament
+from .table_links import end_reason
 
 # Who does something: a signed-in user or the anonymous visitor (management commands act
 # as a named user too, so history always says who).
 User: TypeAlias = AbstractBaseUser | AnonymousUser
 Need = Literal["view", "score", "organise"]
+At: TypeAlias = tuple[int, int]  # (round number, table number)
 
 # What the refusal says, per need.
 REFUSALS: dict[Need, str] = {
@@ -48,6 +55,35 @@ def role_of(user: User, tournament: Tournament) -> str | None:
     return cache[tournament.pk]
 
 
+def table_link_of(user: User) -> TableLink | None:
+    """The table link the user signed in through, or None (also for every other user).
+    The row is cached on the user for one request; whether it still lasts is not."""
+    if not user.is_authenticated or user.is_active:
+        return None  # link users are the only inactive users a session carries
+    cache = user.__dict__
+    if "_rummitab_table_link" not in cache:
+        cache["_rummitab_table_link"] = (
+            TableLink.objects.select_related("round", "tournament").filter(user_id=user.pk).first()
+        )
+    return cache["_rummitab_table_link"]
+
+
+def _linked_to(user: User, tournament: Tournament) -> TableLink | None:
+    """The user's table link in this tournament while it lasts (checked on every call: a
+    service asks after locking the tournament, so a round opened meanwhile counts)."""
+    link = table_link_of(user)
+    if link is None or link.tournament_id != tournament.pk:
+        return None
+    return link if end_reason(link, tournament) is None else None
+
+
+def _at_linked_table(user: User, tournament: Tournament, at: At | None) -> bool:
+    if at is None:
+        return False
+    link = _linked_to(user, tournament)
+    return link is not None and (link.round.number, link.table_number) == tuple(at)
+
+
 def _superuser(user: User) -> bool:
     return bool(user.is_authenticated and getattr(user, "is_superuser", False))
 
@@ -66,7 +102,7 @@ def can_run_club(user: User, club: Club) -> bool:
     return _superuser(user) or organises_club(user, club.pk)
 
 
-def can_organise(user: User, tournament: Tournament) -> bool:
+def can_organise(user: User, tournament: Tournament, at: At | None = None) -> bool:
     return (
         _superuser(user)
         or role_of(user, tournament) == StaffMember.Role.ORGANISER
@@ -74,24 +110,34 @@ def can_organise(user: User, tournament: Tournament) -> bool:
     )
 
 
-def can_score(user: User, tournament: Tournament) -> bool:
+def can_score(user: User, tournament: Tournament, at: At | None = None) -> bool:
     return (
         _superuser(user)
         or role_of(user, tournament) is not None
         or organises_club(user, tournament.club_id)
+        or _at_linked_table(user, tournament, at)
     )
 
 
-def can_view(user: User, tournament: Tournament) -> bool:
-    return tournament.public or can_score(user, tournament)
+def can_view(user: User, tournament: Tournament, at: At | None = None) -> bool:
+    if tournament.public or can_score(user, tournament):
+        return True
+    return _linked_to(user, tournament) is not None
 
 
 PREDICATES = {"view": can_view, "score": can_score, "organise": can_organise}
 
 
-def require(by: User, tournament: Tournament, need: Need) -> None:
-    """Refuse, with `PermissionDenied`, anyone who may not act with `need` here."""
-    if not PREDICATES[need](by, tournament):
+def require(by: User, tournament: Tournament, need: Need, *, at: At | None = None) -> None:
+    """Refuse, with `PermissionDenied`, anyone who may not act with `need` here (`at`: the
+    table a `score` action happens at, if any)."""
+    if not PREDICATES[need](by, tournament, at):
+        link = table_link_of(by)
+        if link is not None and link.tournament_id == tournament.pk:
+            raise PermissionDenied(
+                f"This phone is signed in as the scorekeeper of table {link.table_number} "
+                f"in round {link.round.number} only."
+            )
         raise PermissionDenied(REFUSALS[need])
 
 

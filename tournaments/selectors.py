@@ -17,7 +17,11 @@ def tournaments_visible_to(user: User) -> QuerySet[Tournament]:
     if user.is_authenticated and getattr(user, "is_superuser", False):
         return qs
     if user.is_authenticated:
-        return (qs.filter(public=True) | qs.filter(staff__user=user)).distinct()
+        # A table link's user sees its tournament (only while the link lasts: afterwards
+        # the session no longer signs it in, `tournaments.backends`).
+        return (
+            qs.filter(public=True) | qs.filter(staff__user=user) | qs.filter(table_links__user=user)
+        ).distinct()
     return qs.filter(public=True)
 
 

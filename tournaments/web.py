@@ -22,8 +22,10 @@ from functools import wraps
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.urls import register_converter
 
 from scoring.errors import RuleError
@@ -50,12 +52,18 @@ class NumberConverter:
 register_converter(NumberConverter, "num")
 
 
+# The cookie (signed) that remembers the table link a phone signed in through: its path.
+TABLE_LINK_COOKIE = "rummitab_table_link"
+
+
 def tournament_page(need: Need = "view") -> Callable:
     """Decorate a view taking ``(request, tournament, **kwargs)`` instead of a slug.
 
     Anonymous users are sent to sign in before anything is looked up for a page that needs
     a role, so the redirect never tells whether a private tournament exists. Outsiders get
-    404 for a private tournament; signed-in users without the role get 403.
+    404 for a private tournament; signed-in users without the role get 403. A page whose
+    address names a round and a table (``round_number``, ``table_number``) is scored at
+    that table: a phone signed in through that table's link may open it.
     """
     assert need in PREDICATES, need
 
@@ -63,11 +71,19 @@ def tournament_page(need: Need = "view") -> Callable:
         @wraps(view)
         def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
             if need != "view" and not request.user.is_authenticated:
+                # A phone that signed in through a table link goes back through it: signed
+                # in again while it lasts, or told why it ended — never a bare sign-in form.
+                link = request.get_signed_cookie(TABLE_LINK_COOKIE, None, salt=TABLE_LINK_COOKIE)
+                if link:
+                    return redirect(link)
                 return redirect_to_login(request.get_full_path())
             tournament = tournaments_visible_to(request.user).filter(slug=slug).first()
             if tournament is None:
                 raise Http404("No such tournament.")
-            require(request.user, tournament, need)  # a 403 page for a lacking role
+            # A page of one table scores there: a table link may open it, no other page.
+            at = (kwargs.get("round_number"), kwargs.get("table_number"))
+            table = at if None not in at else None
+            require(request.user, tournament, need, at=table)  # a 403 page for a lacking role
             return view(request, tournament, **kwargs)
 
         return wrapper
@@ -170,6 +186,12 @@ def _locate(
         if isinstance(candidate, str) and candidate in form.fields:
             return form, candidate
     return form, None
+
+
+def public_url(path: str) -> str:
+    """The address of a page as phones reach it (`settings.PUBLIC_BASE_URL`): what QR codes
+    and printed links carry, whatever host the request that builds them came in on."""
+    return settings.PUBLIC_BASE_URL + path
 
 
 def csv_download(text: str, filename: str) -> HttpResponse:

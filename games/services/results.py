@@ -35,6 +35,13 @@ from tournaments.services.validation import collect, max_length_of, stamp_histor
 from ..models import Game, Penalty, RackEntry, Result
 from .locks import lock_game
 
+
+def table_at(game: Game) -> tuple[int, int]:
+    """Where an action on the game happens, for `require(..., at=)`: a table link may score
+    there (round number, table number)."""
+    return game.table.round.number, game.table.number
+
+
 # Far beyond any real sanction, far below what the points column holds.
 MAX_SANCTION_POINTS = 10_000
 
@@ -162,7 +169,7 @@ def result_submit(
     """
     game = lock_game(game)
     tournament = game.table.round.tournament
-    require(by, tournament, "score")
+    require(by, tournament, "score", at=table_at(game))
     require_open(tournament)
     if isinstance(based_on, bool) or not isinstance(based_on, int) or based_on < 0:
         raise RuleError("based_on", "give the version this entry replaces (0 for the first).")
@@ -240,7 +247,7 @@ def result_confirm(*, result: Result, by: User) -> Result:
     own entry); it replaces the game's confirmed version, if any."""
     game = lock_game(result.game_id)
     tournament = game.table.round.tournament
-    require(by, tournament, "score")
+    require(by, tournament, "score", at=table_at(game))
     require_open(tournament)
     result = Result.objects.get(pk=result.pk)
     if result.status != Result.Status.SUBMITTED:
@@ -274,7 +281,7 @@ def penalty_record(
     sanction's points come off the player's score in this game."""
     game = lock_game(game)
     tournament = game.table.round.tournament
-    require(by, tournament, "score")
+    require(by, tournament, "score", at=table_at(game))
     require_open(tournament)
     rules = tournament.rule_set
     errors: list[RuleError] = []
@@ -332,7 +339,7 @@ def penalty_void(*, penalty: Penalty, by: User) -> Penalty:
     penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
     penalty.game = game
     tournament = game.table.round.tournament
-    require(by, tournament, "score")
+    require(by, tournament, "score", at=table_at(game))
     require_open(tournament)
     if penalty.voided:
         raise RuleError((), "this penalty is already void.")

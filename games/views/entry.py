@@ -275,7 +275,7 @@ def timeout_record(
 
 
 @require_GET
-@tournament_page("score")
+@tournament_page("view")  # tile values only: a table link's phone may ask too
 def rack_value(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The value of the tiles typed so far, or what is wrong with them: face values plus
     the tournament's joker penalty per joker (RULES.md §3), before anything is submitted.

@@ -8,29 +8,47 @@ Every write is one service call; a `RuleError` goes back onto the form's fields
 Terms:
 * series score — a player's scores after sanctions summed over the confirmed games at
   their table in one round (`RackEntry.net_score`, `games.selectors`).
-* table sheet — one printed page per table: who sits where, who starts each game, empty
-  boxes for racks and penalties, and a QR code that opens the table's entry page.
+* table sheet — one printed page per table (A4 or Letter): who sits where, a ruled grid
+  of games by players with who starts each game and a series-total row, boxes for
+  penalties, a signature line, and the QR code of the table link (it signs a phone in as
+  that table's scorekeeper for the round, `tournaments.table_links`). The browser prints
+  the page; the PDF of the whole round is the same page laid out by WeasyPrint.
 """
 
 from __future__ import annotations
 
+import functools
+import os
 from collections import defaultdict
 from typing import Any
 
 import segno
 from django.contrib import messages
+from django.contrib.staticfiles import finders
 from django.db.models import Max
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
+from weasyprint import CSS, HTML
 
 from scoring.errors import RuleError
 from tournaments.models import Round, Tournament
 from tournaments.selectors import active_players
-from tournaments.web import add_rule_errors, tournament_context, tournament_page
+from tournaments.services.table_links import table_links_issue
+from tournaments.services.table_links import table_links_revoke as revoke_links
+from tournaments.table_links import token_for
+from tournaments.web import (
+    add_rule_errors,
+    public_url,
+    tournament_context,
+    tournament_page,
+    whole_number,
+)
 
 from ..forms import FindTableForm, RoundOpenForm, SeatSwapForm
 from ..selectors import round_tables
@@ -208,38 +226,116 @@ def _qr_svg(url: str, table_number: int) -> str:
     )
 
 
-@tournament_page("score")
-def round_sheets(request: HttpRequest, tournament: Tournament, round_number: int) -> HttpResponse:
-    """One printable page per table (the browser's print dialog makes the paper)."""
-    round_ = get_object_or_404(tournament.rounds, number=round_number)
+def _sheets(request: HttpRequest, tournament: Tournament, round_: Round) -> dict[str, Any]:
+    """What the sheets of a round show: per table its seats, each game's starter and its
+    table link (the link's address and QR, from `PUBLIC_BASE_URL`)."""
+    tables = list(round_tables(round_))
+    links = table_links_issue(
+        by=request.user, round_=round_, table_numbers=[table.number for table in tables]
+    )
     sheets = []
-    for table in round_tables(round_):
+    for table in tables:
         seats = list(table.seats.all())
         by_position = {seat.position: seat for seat in seats}
-        url = request.build_absolute_uri(
+        url = public_url(
             reverse(
-                "table-entry",
+                "table-link",
                 kwargs={
                     "slug": tournament.slug,
                     "round_number": round_.number,
                     "table_number": table.number,
+                    "token": token_for(links[table.number]),
                 },
             )
         )
+        games = [
+            {"game": game, "starter": by_position.get(game.starter_position)}
+            for game in table.games.all()
+        ]
         sheets.append(
             {
                 "table": table,
                 "seats": seats,
-                "games": [
-                    {"game": game, "starter": by_position.get(game.starter_position)}
-                    for game in table.games.all()
-                ],
+                "games": games,
+                "dense": len(games) > SPACIOUS_GAMES,
+                "link": links[table.number],
                 "url": url,
                 "qr": _qr_svg(url, table.number),
             }
         )
-    return render(
-        request,
-        "games/sheets.html",
-        {**tournament_context(request.user, tournament), "round": round_, "sheets": sheets},
+    return {
+        **tournament_context(request.user, tournament),
+        "round": round_,
+        "sheets": sheets,
+        "papers": PAPERS,
+    }
+
+
+# Up to this many games a sheet has tall cells to write a rack's tiles in; more games
+# (up to 12) get shorter ones, so the sheet stays one page.
+SPACIOUS_GAMES = 6
+# Paper sizes of the PDF download: its query value -> the CSS @page size.
+PAPERS = {"a4": "A4", "letter": "letter"}
+
+
+@tournament_page("score")
+def round_sheets(request: HttpRequest, tournament: Tournament, round_number: int) -> HttpResponse:
+    """One printable page per table (the browser's print dialog makes the paper)."""
+    round_ = get_object_or_404(tournament.rounds, number=round_number)
+    return render(request, "games/sheets.html", _sheets(request, tournament, round_))
+
+
+@tournament_page("score")
+def round_sheets_pdf(
+    request: HttpRequest, tournament: Tournament, round_number: int
+) -> HttpResponse:
+    """The round's sheets as one PDF, one table per page, on A4 (``?paper=a4``, the
+    default) or Letter (``?paper=letter``): the same page and stylesheet as the browser
+    prints, laid out by WeasyPrint."""
+    round_ = get_object_or_404(tournament.rounds, number=round_number)
+    paper = request.GET.get("paper", "a4")
+    if paper not in PAPERS:
+        raise Http404("Paper is a4 or letter.")
+    html = render_to_string(
+        "games/sheets_pdf.html", _sheets(request, tournament, round_), request=request
     )
+    pdf = sheets_pdf(html, PAPERS[paper])
+    response = HttpResponse(pdf, content_type="application/pdf")
+    filename = f"{tournament.slug}-round-{round_.number}-sheets-{paper}.pdf"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def sheets_pdf(html: str, size: str) -> bytes:
+    """The PDF of the sheets page `html` on paper `size` (a CSS @page size)."""
+    path = finders.find("css/site.css")
+    return HTML(string=html).write_pdf(stylesheets=_stylesheets(path, os.path.getmtime(path), size))
+
+
+@functools.lru_cache(maxsize=4)
+def _stylesheets(path: str, mtime: float, size: str) -> list[CSS]:
+    """site.css and the paper size, parsed once per process (about a second of a PDF's
+    time otherwise); `mtime` makes an edited site.css count at once."""
+    return [CSS(filename=path), CSS(string=f"@page {{ size: {size}; }}")]
+
+
+@require_POST
+@tournament_page("organise")
+def table_links_revoke(
+    request: HttpRequest, tournament: Tournament, round_number: int
+) -> HttpResponse:
+    """Revoke the round's table links (``table`` posted: that table's only); the sheets
+    page then shows the new ones to print."""
+    round_ = get_object_or_404(tournament.rounds, number=round_number)
+    table_number = whole_number(request.POST.get("table"))
+    links = revoke_links(by=request.user, round_=round_, table_number=table_number)
+    if links:
+        tables = ", ".join(str(link.table_number) for link in links)
+        messages.success(
+            request,
+            f"Table link{pluralize(len(links))} of table{pluralize(len(links))} {tables} "
+            "revoked: print the new sheets.",
+        )
+    else:
+        messages.warning(request, "No table link to revoke.")
+    return redirect("round-sheets", slug=tournament.slug, round_number=round_.number)

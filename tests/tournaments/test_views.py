@@ -349,12 +349,16 @@ def test_find_my_table(as_user, club):
     assert "table 1, seat 3" in page
 
 
-def test_sheets_have_one_page_per_table_with_a_qr_code(as_user, club):
+def test_sheets_have_one_page_per_table_with_a_qr_code(as_user, club, settings):
+    settings.PUBLIC_BASE_URL = "http://127.0.0.1:8000"
     page = text(as_user("bob").get(url("round-sheets", club, round_number=1)))
     assert page.count('<section class="sheet"') == 2
     assert page.count("<svg") == 2
-    assert "http://testserver" + url("table-entry", club, round_number=1, table_number=2) in page
-    assert "Game 4 — starts: seat 4, Player 4" in page
+    # The QR carries the table link (from PUBLIC_BASE_URL), not the bare entry page.
+    link = "http://127.0.0.1:8000" + url("table-entry", club, round_number=1, table_number=2)
+    assert link + "link/" in page
+    assert "starts: 4. Player 4" in page
+    assert page.count("Series total") == 2
 
 
 # --- player page and query bounds ----------------------------------------------------------

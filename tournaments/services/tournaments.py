@@ -126,9 +126,10 @@ def tournament_create(
 ) -> Tournament:
     """Create a tournament from a preset plus single-option overrides; `by` organises it.
 
-    Any signed-in user may create one (and becomes its organiser); nobody else may.
+    Any signed-in user may create one (and becomes its organiser); nobody else may — not
+    a phone signed in through a table link either (its user is inactive).
     """
-    if signed_in_or_none(by) is None:
+    if signed_in_or_none(by) is None or not getattr(by, "is_active", False):
         raise PermissionDenied("Sign in to create a tournament.")
     errors: list[RuleError] = []
     name = collect(errors, _name, name)

@@ -1,0 +1,71 @@
+"""Table links: the QR on a printed table sheet that makes a phone the scorekeeper of that
+one table for that one round, without an account.
+
+Terms:
+* table link — a `TableLink` row per (round, table number) and the signed token printed
+  for it. Its `user` is a real user made for the link alone (inactive, no usable
+  password), so results entered through it are attributed to "table 3, round 2" in
+  their history; `tournaments.permissions` lets that user score at that table only.
+* token — ``signing.dumps([link id, version])`` with this module's salt and the site's
+  SECRET_KEY (Django's signing, not django-sesame: sesame expires a token by age and
+  ties it to the user's password and last sign-in, while a table link ends with an event,
+  the end of its round, and carries a scope, its table, that we check ourselves anyway —
+  so a timestamp would add nothing and a dependency would buy nothing).
+* version — part of the token; an organiser's revoke bumps it (and changes the user's
+  unusable password, which ends the sessions already signed in through the old token),
+  so every printed copy stops working at once and the sheet is printed again.
+* end of the round — a round's links end when a later round of the tournament is opened
+  or the tournament is finished. Reopening a finished tournament or cancelling the later
+  round brings the round back as the current one, and its links with it (a link that was
+  revoked stays revoked).
+* confirmation — when the tournament wants results confirmed by a second person, an
+  entry through a table link waits as `submitted` and a staff member confirms it in the
+  confirmation queue: the link is one person to the results service, so it can never
+  confirm its own table's entry, and a second link per table would only be a second copy
+  of the same sheet in the same players' hands.
+"""
+
+from __future__ import annotations
+
+from django.core import signing
+
+from .models import Round, TableLink, Tournament
+
+SALT = "rummitab.table-link"
+
+
+def token_for(link: TableLink) -> str:
+    """The token printed (inside the link's address) on the table's sheet."""
+    return signing.dumps([link.pk, link.version], salt=SALT, compress=False)
+
+
+def read_token(token: str) -> tuple[int, int] | None:
+    """(link id, version) of a token signed by this site, or None for anything else."""
+    try:
+        value = signing.loads(token, salt=SALT)
+    except signing.BadSignature:
+        return None
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(part, int) and not isinstance(part, bool) for part in value)
+    ):
+        return value[0], value[1]
+    return None
+
+
+def end_reason(link: TableLink, tournament: Tournament | None = None) -> str | None:
+    """Why the link's round is over (so is the link), or None while it lasts. Pass the
+    tournament when a fresher (locked) copy of its row is at hand."""
+    tournament = tournament or link.tournament
+    if tournament.status == Tournament.Status.FINISHED:
+        return "the tournament is finished"
+    later = (
+        Round.objects.filter(tournament_id=link.tournament_id, number__gt=link.round.number)
+        .order_by("number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    if later is not None:
+        return f"round {later} has been opened"
+    return None
