@@ -19,6 +19,15 @@ Terms:
   deleted. Stamped by the results service under the tournament's row lock.
 * results_version — goes up by one in the same transaction as every change that affects
   standings; a standings snapshot says which version it was computed from.
+* club avoidance — how hard the draw keeps players of one club from sharing a table
+  (`scoring.seating.draw`): `weighted` (the default) keeps them apart in round 1 as hard
+  as a repeat meeting and, later, after every repeat; `first_round` in round 1 only;
+  `off` never (the round's quality still counts `same_club_pairs`).
+* fixed table — a table number a player always sits at (a mobility need); the drawn
+  methods honour it, a hand-made (`manual`) seating is the organiser's own.
+* absence — a player marked absent for one round number (check-in): not seated in that
+  round, back in the next. Present is the default, so no row means present; the round
+  need not exist yet (check-in comes before opening it).
 """
 
 from django.conf import settings
@@ -49,6 +58,18 @@ class Tournament(models.Model):
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
     target_score = models.IntegerField(null=True, blank=True)
     results_need_confirmation = models.BooleanField(default=False)
+
+    class ClubAvoidance(models.TextChoices):
+        WEIGHTED = "weighted", "Round 1 apart, later weighted"
+        FIRST_ROUND = "first_round", "Round 1 only"
+        OFF = "off", "Off"
+
+    club_avoidance = models.CharField(
+        max_length=12,
+        choices=ClubAvoidance.choices,
+        default=ClubAvoidance.WEIGHTED,
+        help_text="How hard the draw keeps players of one club from sharing a table.",
+    )
     public = models.BooleanField(default=True)
     results_version = models.PositiveIntegerField(default=0)
     first_result_at = models.DateTimeField(
@@ -126,6 +147,11 @@ class Player(models.Model):
     club = models.CharField(max_length=100, blank=True)
     rating = models.IntegerField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    fixed_table = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The table number this player always sits at (a mobility need); empty: any.",
+    )
     registered_at = models.DateTimeField(auto_now_add=True)
 
     history = HistoricalRecords()
@@ -135,6 +161,10 @@ class Player(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="unique_start_number"),
             models.CheckConstraint(condition=Q(number__gte=1), name="start_number_positive"),
+            models.CheckConstraint(
+                condition=Q(fixed_table__isnull=True) | Q(fixed_table__gte=1),
+                name="fixed_table_positive",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -167,6 +197,30 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} round {self.number}"
+
+
+class Absence(models.Model):
+    """A player marked absent for one round (by its number): not seated in it. Marking
+    them present again deletes the row; its history keeps who checked whom in or out."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="absences")
+    round_number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="absences")
+    marked_at = models.DateTimeField(auto_now=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["tournament", "round_number", "player"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round_number", "player"], name="one_absence_per_round"
+            ),
+            models.CheckConstraint(condition=Q(round_number__gte=1), name="absence_round_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} absent in round {self.round_number}"
 
 
 class SeatingPlan(models.Model):
