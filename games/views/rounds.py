@@ -29,7 +29,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 from tournaments.models import Round, Tournament
-from tournaments.selectors import active_players
+from tournaments.selectors import checkin_list
 from tournaments.web import add_rule_errors, tournament_context, tournament_page
 
 from ..forms import FindTableForm, RoundOpenForm, SeatSwapForm
@@ -152,9 +152,18 @@ def round_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             **tournament_context(request.user, tournament),
             "form": form,
             "next_number": next_number,
-            "active": active_players(tournament).order_by("number"),
+            # Check-in: the round seats the present players only.
+            **_present_and_absent(tournament, next_number),
         },
     )
+
+
+def _present_and_absent(tournament: Tournament, number: int) -> dict[str, Any]:
+    rows = checkin_list(tournament, number)
+    return {
+        "present": [row.player for row in rows if row.present],
+        "absent": [row.player for row in rows if not row.present],
+    }
 
 
 @require_POST
