@@ -1,4 +1,4 @@
-"""Check-in in a real browser, on a phone-sized screen (412×900): the organiser marks one
+"""Check-in in a real browser, on a phone-sized screen (412x900): the organiser marks one
 player absent with the big toggle, opens the round, and everyone but that player is
 seated. Then "everyone present" brings them back for the next round."""
 
