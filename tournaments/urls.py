@@ -20,6 +20,11 @@ urlpatterns = [
     path(T + "players.csv", organise.players_csv, name="tournament-players-csv"),
     path(T + "players/<num:player_number>/status/", organise.player_status, name="player-status"),
     path(T + "players/<num:player_number>/delete/", organise.player_delete, name="player-delete"),
+    path(
+        T + "players/<num:player_number>/fixed-table/",
+        organise.player_fixed_table,
+        name="player-fixed-table",
+    ),
     path(T + "checkin/", checkin.checkin_next, name="checkin-next"),
     path(T + "checkin/<num:round_number>/", checkin.checkin, name="checkin"),
     path(

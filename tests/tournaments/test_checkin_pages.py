@@ -93,3 +93,20 @@ def test_opening_a_round_lists_the_absent(as_user, saturday):
     client.post(f"/t/{saturday.slug}/checkin/1/", {"player": ada.pk, "present": "0"})
     page = text(client.get(f"/t/{saturday.slug}/rounds/new/"))
     assert "Present players (7)" in page and "Absent in round 1 (1)" in page
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected", "said"),
+    [
+        ("2", 2, "#1 Player 1 sits at table 2."),
+        ("", None, "#1 Player 1 sits at any table."),
+        ("0", None, "#1 Player 1: fixed table must be"),
+        ("two", None, "#1 Player 1: fixed table"),
+    ],
+)
+def test_set_a_fixed_table_from_the_player_list(as_user, saturday, typed, expected, said):
+    response = as_user("alice").post(
+        f"/t/{saturday.slug}/players/1/fixed-table/", {"fixed_table": typed}, follow=True
+    )
+    assert said in text(response)
+    assert saturday.players.get(number=1).fixed_table == expected
