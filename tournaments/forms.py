@@ -126,6 +126,7 @@ class TournamentForm(PageForm):
     )
     club_avoidance = forms.ChoiceField(
         label="Keep clubs apart",
+        required=False,  # left out: unchanged (a new tournament: the default)
         choices=Tournament.ClubAvoidance.choices,
         initial=Tournament.ClubAvoidance.WEIGHTED,
         help_text="Drawn rounds: in round 1 no two players of one club share a table when that "
@@ -209,9 +210,10 @@ class TournamentForm(PageForm):
             "rounds_planned": data.get("rounds_planned"),
             "target_score": data.get("target_score"),
             "results_need_confirmation": data.get("results_need_confirmation", False),
-            "club_avoidance": data["club_avoidance"],
             "public": data.get("public", False),
         }
+        if data.get("club_avoidance"):
+            values["club_avoidance"] = data["club_avoidance"]
         if "slug" in self.fields:
             values["slug"] = data.get("slug") or None
         if "status" in self.fields:
