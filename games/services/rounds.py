@@ -171,25 +171,39 @@ def _draw(
 
 
 def _clubs(players: Mapping[int, Player]) -> dict[int, str]:
-    """Each player's club as the draw compares them: "Haifa RC" is "haifa rc "."""
+    """Each player's club as the draw compares them: " Haifa RC" and "haifa rc" are one."""
     return {pid: player.club.strip().casefold() for pid, player in players.items()}
 
 
 def _seating_wishes(
     tournament: Tournament, number: int, active: Mapping[int, Player]
 ) -> dict[str, Any]:
-    """The clubs, how hard to keep them apart in round `number` (the tournament's
-    `club_avoidance`), and the fixed tables, as the seating engine takes them. A fixed
-    table this round does not have (too few present) or that more players are fixed to
-    than it seats is a `RuleError` on `fixed_table` naming them."""
+    """The clubs, how hard to keep them apart in round `number`, and the fixed tables,
+    as the seating engine takes them."""
+    return {
+        "clubs": _clubs(active),
+        "same_club_mode": _same_club_mode(tournament, number),
+        "fixed": _fixed_tables(tournament, number, active),
+    }
+
+
+def _same_club_mode(tournament: Tournament, number: int) -> str:
+    """The tournament's `club_avoidance` for round `number`: apart in round 1 unless it is
+    off; after that lighter (`weighted`) or not at all."""
     avoidance = tournament.club_avoidance
     if avoidance == Tournament.ClubAvoidance.OFF:
-        mode = SAME_CLUB_OFF
-    elif number == 1:
-        mode = SAME_CLUB_APART
-    else:
-        weighted = avoidance == Tournament.ClubAvoidance.WEIGHTED
-        mode = SAME_CLUB_LIGHT if weighted else SAME_CLUB_OFF
+        return SAME_CLUB_OFF
+    if number == 1:
+        return SAME_CLUB_APART
+    return SAME_CLUB_LIGHT if avoidance == Tournament.ClubAvoidance.WEIGHTED else SAME_CLUB_OFF
+
+
+def _fixed_tables(
+    tournament: Tournament, number: int, active: Mapping[int, Player]
+) -> dict[int, int]:
+    """Player id → fixed table of the players to seat. A table this round does not have
+    (too few present) or more players fixed to a table than it seats is a `RuleError` on
+    `fixed_table` naming them, before the engine is asked."""
     fixed = {pid: p.fixed_table for pid, p in active.items() if p.fixed_table is not None}
     sizes = table_sizes(len(active), tournament.table_size) if fixed else []
     by_table: dict[int, list[Player]] = {}
@@ -199,23 +213,20 @@ def _seating_wishes(
     for table, players in sorted(by_table.items()):
         names = ", ".join(f"#{p.number} {p.name}" for p in players)
         if table > len(sizes):
-            errors.append(
-                RuleError(
-                    "fixed_table",
-                    f"{names}: fixed to table {table}, but round {number} seats "
-                    f"{len(active)} players at {len(sizes)} tables; change the fixed table.",
-                )
+            message = (
+                f"{names}: fixed to table {table}, but round {number} seats {len(active)} "
+                f"players at {len(sizes)} tables; change the fixed table."
             )
         elif len(players) > sizes[table - 1]:
-            errors.append(
-                RuleError(
-                    "fixed_table",
-                    f"{names}: all fixed to table {table}, which seats {sizes[table - 1]} in "
-                    f"round {number}; change a fixed table.",
-                )
+            message = (
+                f"{names}: all fixed to table {table}, which seats {sizes[table - 1]} in round "
+                f"{number}; change a fixed table."
             )
+        else:
+            continue
+        errors.append(RuleError("fixed_table", message))
     raise_all(errors)
-    return {"clubs": _clubs(active), "same_club_mode": mode, "fixed": fixed}
+    return fixed
 
 
 @transaction.atomic
