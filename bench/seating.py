@@ -13,6 +13,11 @@ Prints three tables (tables of 4 throughout):
 3. swiss — 1,000 players after 3 random rounds, 3 Swiss rounds on standings that move
    a few dozen places each round: repeats, rank spread, seconds per round. Target ≤ 2 s
    per round.
+4. clubs — 64 players from 8 clubs of 8: same-club pairs in round 1 (clubs apart, as
+   strong as a repeat meeting) for 10 seeds, random and Swiss (by rating, the clubs in
+   rating order), and rounds 2 to 6 drawn with the lighter club weight: repeats and
+   same-club pairs. Target: 0 same-club pairs in round 1 (possible: 16 tables, no club
+   bigger than that), and no repeat bought for a club pair later.
 
 Everything is seeded, so the figures other than seconds are the same on every run.
 """
@@ -22,10 +27,20 @@ from __future__ import annotations
 import random
 import time
 
-from scoring.seating import design_rounds, plan_rounds, seat_random, seat_swiss
+from scoring.seating import (
+    SAME_CLUB_LIGHT,
+    design_rounds,
+    plan_rounds,
+    seat_random,
+    seat_swiss,
+)
 
 GOLFERS = [(16, 5), (20, 5), (24, 7), (28, 9), (32, 9), (32, 10), (64, 21), (200, 10), (200, 40)]
 RANDOM_ROUNDS = {16: 5, 20: 5, 24: 7, 28: 9, 32: 10, 64: 21, 200: 15}
+CLUB_FIELD = 64
+CLUB_SIZE = 8
+CLUB_SEEDS = 10
+CLUB_LATER_ROUNDS = 5
 
 
 def leading_zero_rounds(qualities: list[dict[str, int]]) -> int:
@@ -114,6 +129,38 @@ def bench_swiss(n: int = 1000, rounds: int = 3) -> list[tuple]:
     return rows
 
 
+def bench_clubs() -> list[tuple]:
+    players = list(range(1, CLUB_FIELD + 1))
+    clubs = {p: f"club {(p - 1) // CLUB_SIZE}" for p in players}
+    rows = []
+    for seed in range(CLUB_SEEDS):
+        start = time.perf_counter()
+        first = seat_random(players, [], 4, seed, clubs=clubs)
+        seconds = time.perf_counter() - start
+        swiss = seat_swiss(players, [], 4, seed, clubs=clubs)
+        history = [first.tables]
+        later = []
+        for r in range(CLUB_LATER_ROUNDS):
+            seating = seat_random(
+                players, history, 4, seed * 100 + r, clubs=clubs, same_club_mode=SAME_CLUB_LIGHT
+            )
+            later.append(seating.quality)
+            history.append(seating.tables)
+        rows.append(
+            (
+                seed,
+                first.quality["same_club_pairs"],
+                first.quality["repeat_pairs"],
+                f"{seconds:.3f}",
+                swiss.quality["same_club_pairs"],
+                " ".join(str(q["repeat_pairs"]) for q in later),
+                " ".join(str(q["same_club_pairs"]) for q in later),
+                "yes" if first.quality["same_club_pairs"] == 0 else "NO",
+            )
+        )
+    return rows
+
+
 def print_table(title: str, header: tuple, rows: list[tuple]) -> None:
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows, strict=True)]
     print(f"\n{title}")
@@ -139,6 +186,21 @@ def main() -> None:
         "seat_swiss: 1,000 players (target: <= 2 s per round)",
         ("players", "round", "repeats", "spread", "spread total", "seconds", "<= 2 s"),
         bench_swiss(),
+    )
+    print_table(
+        f"clubs: {CLUB_FIELD} players from {CLUB_FIELD // CLUB_SIZE} clubs of {CLUB_SIZE} "
+        "(target: 0 same-club pairs in round 1)",
+        (
+            "seed",
+            "round 1 club pairs",
+            "repeats",
+            "seconds",
+            "swiss club pairs",
+            "rounds 2-6 repeats",
+            "rounds 2-6 club pairs",
+            "0 reached",
+        ),
+        bench_clubs(),
     )
 
 

@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config.auth_api import TokenView
 from games.api import clubs, games, rounds, standings
-from tournaments.api import players, tournaments
+from tournaments.api import checkin, players, tournaments
 
 
 class IdConverter:
@@ -50,6 +50,12 @@ urlpatterns = [
     path(T + "players/<id:pk>/", players.PlayerDetailView.as_view(), name="api-player"),
     path(T + "rounds/", rounds.RoundListView.as_view(), name="api-rounds"),
     path(T + "rounds/<id:number>/", rounds.RoundDetailView.as_view(), name="api-round"),
+    path(T + "rounds/<id:number>/checkin/", checkin.CheckInView.as_view(), name="api-checkin"),
+    path(
+        T + "rounds/<id:number>/checkin/everyone/",
+        checkin.CheckInEveryoneView.as_view(),
+        name="api-checkin-everyone",
+    ),
     path(T + "games/", games.GameListView.as_view(), name="api-tournament-games"),
     path(T + "standings/", standings.StandingsView.as_view(), name="api-standings"),
     path(T + "club/", clubs.TournamentClubView.as_view(), name="api-tournament-club"),

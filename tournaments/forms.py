@@ -124,6 +124,14 @@ class TournamentForm(PageForm):
     results_need_confirmation = forms.BooleanField(
         label="Results need a second person's confirmation", required=False
     )
+    club_avoidance = forms.ChoiceField(
+        label="Keep clubs apart",
+        required=False,  # left out: unchanged (a new tournament: the default)
+        choices=Tournament.ClubAvoidance.choices,
+        initial=Tournament.ClubAvoidance.WEIGHTED,
+        help_text="Drawn rounds: in round 1 no two players of one club share a table when that "
+        "is possible; later rounds first avoid repeat meetings, then clubs (or not at all).",
+    )
     public = forms.BooleanField(label="Public (anyone may follow it)", required=False, initial=True)
 
     def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
@@ -136,7 +144,15 @@ class TournamentForm(PageForm):
             del self.fields["status"]
 
     GENERAL = ("name", "slug", "starts_on", "status", "public", "results_need_confirmation")
-    PLAY = ("preset", "ranking", "table_size", "games_per_table", "rounds_planned", "target_score")
+    PLAY = (
+        "preset",
+        "ranking",
+        "table_size",
+        "games_per_table",
+        "rounds_planned",
+        "target_score",
+        "club_avoidance",
+    )
 
     @property
     def general_fields(self) -> list[forms.BoundField]:
@@ -196,6 +212,8 @@ class TournamentForm(PageForm):
             "results_need_confirmation": data.get("results_need_confirmation", False),
             "public": data.get("public", False),
         }
+        if data.get("club_avoidance"):
+            values["club_avoidance"] = data["club_avoidance"]
         if "slug" in self.fields:
             values["slug"] = data.get("slug") or None
         if "status" in self.fields:
@@ -215,6 +233,7 @@ class TournamentForm(PageForm):
             "rounds_planned": tournament.rounds_planned,
             "target_score": tournament.target_score,
             "results_need_confirmation": tournament.results_need_confirmation,
+            "club_avoidance": tournament.club_avoidance,
             "public": tournament.public,
             **{
                 name: _as_typed(name, value)
@@ -234,6 +253,18 @@ class PlayerForm(PageForm):
     name = forms.CharField(label="Name", required=False)  # the service requires it
     club = forms.CharField(label="Club", required=False)
     rating = WholeNumberField(label="Rating", required=False)
+    fixed_table = WholeNumberField(
+        label="Fixed table",
+        required=False,
+        help_text="A mobility need: the table number they sit at every round. Blank: any.",
+    )
+
+
+class CheckInForm(PageForm):
+    """One tap on the check-in page: a player (by id) present or absent."""
+
+    player = WholeNumberField(widget=forms.HiddenInput)
+    present = forms.ChoiceField(choices=[("1", "present"), ("0", "absent")])
 
 
 class PlayerImportForm(PageForm):

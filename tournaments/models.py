@@ -26,6 +26,15 @@ Terms:
 * rated — a tournament whose confirmed games update its club members' ratings.
 * results_version — goes up by one in the same transaction as every change that affects
   standings; a standings snapshot says which version it was computed from.
+* club avoidance — how hard the draw keeps players of one club from sharing a table
+  (`scoring.seating.draw`): `weighted` (the default) keeps them apart in round 1 as hard
+  as a repeat meeting and, later, after every repeat; `first_round` in round 1 only;
+  `off` never (the round's quality still counts `same_club_pairs`).
+* fixed table — a table number a player always sits at (a mobility need); the drawn
+  methods honour it, a hand-made (`manual`) seating is the organiser's own.
+* absence — a player marked absent for one round number (check-in): not seated in that
+  round, back in the next. Present is the default, so no row means present; the round
+  need not exist yet (check-in comes before opening it).
 """
 
 from django.conf import settings
@@ -132,6 +141,18 @@ class Tournament(models.Model):
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
     target_score = models.IntegerField(null=True, blank=True)
     results_need_confirmation = models.BooleanField(default=False)
+
+    class ClubAvoidance(models.TextChoices):
+        WEIGHTED = "weighted", "Round 1 apart, later weighted"
+        FIRST_ROUND = "first_round", "Round 1 only"
+        OFF = "off", "Off"
+
+    club_avoidance = models.CharField(
+        max_length=12,
+        choices=ClubAvoidance.choices,
+        default=ClubAvoidance.WEIGHTED,
+        help_text="How hard the draw keeps players of one club from sharing a table.",
+    )
     public = models.BooleanField(default=True)
     club = models.ForeignKey(
         Club, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments"
@@ -221,6 +242,11 @@ class Player(models.Model):
     member = models.ForeignKey(
         Member, null=True, blank=True, on_delete=models.PROTECT, related_name="players"
     )
+    fixed_table = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The table number this player always sits at (a mobility need); empty: any.",
+    )
     registered_at = models.DateTimeField(auto_now_add=True)
 
     history = HistoricalRecords()
@@ -234,6 +260,10 @@ class Player(models.Model):
                 fields=["tournament", "member"],
                 condition=Q(member__isnull=False),
                 name="one_player_per_member",
+            ),
+            models.CheckConstraint(
+                condition=Q(fixed_table__isnull=True) | Q(fixed_table__gte=1),
+                name="fixed_table_positive",
             ),
         ]
 
@@ -267,6 +297,30 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} round {self.number}"
+
+
+class Absence(models.Model):
+    """A player marked absent for one round (by its number): not seated in it. Marking
+    them present again deletes the row; its history keeps who checked whom in or out."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="absences")
+    round_number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="absences")
+    marked_at = models.DateTimeField(auto_now=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["tournament", "round_number", "player"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round_number", "player"], name="one_absence_per_round"
+            ),
+            models.CheckConstraint(condition=Q(round_number__gte=1), name="absence_round_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} absent in round {self.round_number}"
 
 
 class SeatingPlan(models.Model):

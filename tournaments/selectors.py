@@ -1,4 +1,5 @@
-"""Reads that several views share: tournaments and players as a user may see them.
+"""Reads that several views share: tournaments and players as a user may see them, and
+who is present for a round (check-in, `tournaments.services.checkin`).
 
 Visibility follows `tournaments.permissions.can_view`: a private tournament does not
 exist for someone without a role in it.
@@ -6,9 +7,11 @@ exist for someone without a role in it.
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from dataclasses import dataclass
 
-from .models import Player, Tournament
+from django.db.models import Max, QuerySet
+
+from .models import Absence, Player, Tournament
 from .permissions import User
 
 
@@ -27,3 +30,36 @@ def tournaments_visible_to(user: User) -> QuerySet[Tournament]:
 
 def active_players(tournament: Tournament) -> QuerySet[Player]:
     return tournament.players.filter(status=Player.Status.ACTIVE)
+
+
+def players_to_seat(tournament: Tournament, round_number: int) -> QuerySet[Player]:
+    """The players a round seats: the active ones not marked absent for it."""
+    absent = Absence.objects.filter(tournament=tournament, round_number=round_number)
+    return active_players(tournament).exclude(pk__in=absent.values("player_id"))
+
+
+def next_round_number(tournament: Tournament) -> int:
+    """The number the next round opened gets."""
+    return (tournament.rounds.aggregate(top=Max("number"))["top"] or 0) + 1
+
+
+@dataclass(frozen=True)
+class CheckIn:
+    """One active player's check-in for a round."""
+
+    player: Player
+    present: bool
+
+
+def checkin_list(tournament: Tournament, round_number: int) -> list[CheckIn]:
+    """Every active player by start number, present or not for round `round_number`
+    (two queries, whatever the field)."""
+    absent = set(
+        Absence.objects.filter(tournament=tournament, round_number=round_number).values_list(
+            "player_id", flat=True
+        )
+    )
+    return [
+        CheckIn(player, player.pk not in absent)
+        for player in active_players(tournament).order_by("number")
+    ]

@@ -1,11 +1,11 @@
 """Routes of the tournament pages: the list of tournaments, creating and editing one, its
-staff and its players. Tournaments are addressed by slug under /t/; players by their
-start number (`player_number`). The pages of rounds, tables and standings are the games
-app's (`games.urls`)."""
+staff, its players and their check-in per round. Tournaments are addressed by slug under
+/t/; players by their start number (`player_number`). The pages of rounds, tables and
+standings are the games app's (`games.urls`)."""
 
 from django.urls import path
 
-from .views import organise, public  # importing them registers the "num" converter
+from .views import checkin, organise, public  # importing them registers the "num" converter
 
 T = "t/<slug:slug>/"
 
@@ -20,4 +20,16 @@ urlpatterns = [
     path(T + "players.csv", organise.players_csv, name="tournament-players-csv"),
     path(T + "players/<num:player_number>/status/", organise.player_status, name="player-status"),
     path(T + "players/<num:player_number>/delete/", organise.player_delete, name="player-delete"),
+    path(
+        T + "players/<num:player_number>/fixed-table/",
+        organise.player_fixed_table,
+        name="player-fixed-table",
+    ),
+    path(T + "checkin/", checkin.checkin_next, name="checkin-next"),
+    path(T + "checkin/<num:round_number>/", checkin.checkin, name="checkin"),
+    path(
+        T + "checkin/<num:round_number>/everyone/",
+        checkin.checkin_everyone,
+        name="checkin-everyone",
+    ),
 ]

@@ -68,6 +68,8 @@ class ClubDetailView(APIView):
     @extend_schema(
         tags=["clubs"],
         summary="Read a club: its seasons and rating list",
+        description="Anyone may read it. `ranking` lists the members with a rating, best "
+        "first; a rating is `1000 + 40 (mu - 3 sigma)` of the member's Plackett-Luce rating.",
         responses={200: ClubOut, **errors(404)},
     )
     def get(self, request: Any, club: str) -> Response:
@@ -101,6 +103,7 @@ class MemberListView(APIView):
     @extend_schema(
         tags=["clubs"],
         summary="List a club's members",
+        description="Every member of the club, by name.",
         responses={200: MemberOut(many=True), **errors(404)},
     )
     def get(self, request: Any, club: str) -> Response:
@@ -211,6 +214,8 @@ class SeasonStandingsView(APIView):
     @extend_schema(
         tags=["clubs"],
         summary="Read a season's standings",
+        description="The members' season totals by the season's rule, best first; each "
+        "row says what each event it played contributed and whether that counted.",
         responses={200: SeasonStandingsOut, **errors(404)},
     )
     def get(self, request: Any, club: str, season: str) -> Response:
@@ -277,6 +282,8 @@ class PlayerMemberView(TournamentScoped, APIView):
     @extend_schema(
         tags=["clubs"],
         summary="Link a player to a club member",
+        description="Organisers only; the tournament must be held under the member's club, "
+        "and a member is at most one player of a tournament.",
         request=PlayerMemberIn,
         responses={200: PlayerMemberIn, **errors(400, 401, 403, 404)},
     )

@@ -6,8 +6,14 @@ Terms (RULES.md §7, `scoring.seating`):
 * draw — who sits at which table in which seat: given by hand (`manual`) or drawn by the
   seating engine (`random`, `swiss`, `plan`), reproducibly from a stored `seed`.
 * history — the seatings of the earlier rounds, which the draw avoids repeating.
-* quality — the figures the seating engine gives for a draw (repeat meetings, starter
-  balance, for Swiss the rank spread), stored with the round as the engine gave them.
+* quality — the figures the seating engine gives for a draw (repeat meetings, same-club
+  pairs, starter balance, for Swiss the rank spread), stored with the round as the engine
+  gave them.
+* present — an active player not marked absent for the round (check-in,
+  `tournaments.selectors.players_to_seat`): only they are seated.
+* clubs, fixed tables — what the drawn methods also weigh (`_seating_wishes`): players of
+  one club apart as the tournament's `club_avoidance` says, and players with a
+  `fixed_table` at that table. A hand-made (`manual`) seating is taken as given.
 
 Lock order, everywhere: the tournament row first, then games (see `games.services.locks`).
 
@@ -25,16 +31,22 @@ from django.db.models import Max
 
 from scoring.errors import Conflict, RuleError, raise_all
 from scoring.seating import (
+    SAME_CLUB_APART,
+    SAME_CLUB_LIGHT,
+    SAME_CLUB_OFF,
     Seating,
+    place_fixed,
     plan_rounds,
     quality,
     seat_random,
     seat_swiss,
     table_rank_spreads,
+    table_sizes,
 )
 from tournaments.lifecycle import require_open
 from tournaments.models import Player, Round, SeatingPlan, Tournament
 from tournaments.permissions import User, require
+from tournaments.selectors import players_to_seat
 from tournaments.services.validation import (
     choice,
     signed_in_or_none,
@@ -76,7 +88,7 @@ def starter_of(game_number: int, seats: int) -> int:
 def _check_manual_tables(
     tournament: Tournament, tables: object, active: Mapping[int, Player]
 ) -> list[list[int]]:
-    """Every active player exactly once, tables of 2..table_size, nobody else."""
+    """Every present player exactly once, tables of 2..table_size, nobody else."""
     if not isinstance(tables, list) or not tables:
         raise RuleError("tables", "list the tables, each a list of player ids.")
     errors: list[RuleError] = []
@@ -96,18 +108,22 @@ def _check_manual_tables(
                     f"{tournament.table_size}.",
                 )
             )
-        errors += _seat_errors(index, table, known, seen)
+        errors += _seat_errors(index, table, known, seen, active)
     missing = [p for p in active if p not in seen]
     if missing:
         names = ", ".join(f"{p} ({active[p].name})" for p in missing[:10])
         more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
-        errors.append(RuleError("tables", f"active players not seated: {names}{more}."))
+        errors.append(RuleError("tables", f"present players not seated: {names}{more}."))
     raise_all(errors)
     return tables  # type: ignore[return-value]
 
 
 def _seat_errors(
-    index: int, table: list[int], known: Mapping[int, str], seen: set[int]
+    index: int,
+    table: list[int],
+    known: Mapping[int, str],
+    seen: set[int],
+    present: Mapping[int, Player],
 ) -> list[RuleError]:
     """What is wrong with the players of one hand-made table (`seen` collects them)."""
     errors = []
@@ -116,6 +132,10 @@ def _seat_errors(
             errors.append(RuleError("tables", f"table {index}: unknown player {pid}."))
         elif known[pid] != Player.Status.ACTIVE:
             errors.append(RuleError("tables", f"table {index}: player {pid} has withdrawn."))
+        elif pid not in present:
+            errors.append(
+                RuleError("tables", f"table {index}: player {pid} is checked in as absent.")
+            )
         elif pid in seen:
             errors.append(RuleError("tables", f"table {index}: player {pid} is seated twice."))
         seen.add(pid)
@@ -130,16 +150,83 @@ def _draw(
     tables: object,
     seed: int,
 ) -> Seating:
-    """The round's seating by `method`, with its quality as the seating engine gives it."""
+    """The round's seating by `method`, with its quality as the seating engine gives it.
+    `active` are the players to seat (the present ones); their clubs and fixed tables
+    go into the draw (`_seating_wishes`)."""
     history = round_history(tournament, before=number)
+    clubs = _clubs(active)
     if method == Round.Method.MANUAL:
         seating = _check_manual_tables(tournament, tables, active)
-        return Seating([tuple(t) for t in seating], seed, method, quality(seating, history))
+        figures = quality(seating, history, clubs=clubs)
+        return Seating([tuple(t) for t in seating], seed, method, figures)
+    wishes = _seating_wishes(tournament, number, active)
     if method == Round.Method.RANDOM:
-        return seat_random(list(active), history, tournament.table_size, seed)
+        return seat_random(list(active), history, tournament.table_size, seed, **wishes)
     if method == Round.Method.SWISS:
-        return seat_swiss(ranked_players(tournament, active), history, tournament.table_size, seed)
-    return _planned(tournament, number, list(active), history, seed)
+        ranked = ranked_players(tournament, active)
+        return seat_swiss(ranked, history, tournament.table_size, seed, **wishes)
+    planned = _planned(tournament, number, list(active), history, seed)
+    tables = [tuple(t) for t in place_fixed(planned.tables, wishes["fixed"])]
+    return Seating(tables, planned.seed, "plan", quality(tables, history, clubs=clubs))
+
+
+def _clubs(players: Mapping[int, Player]) -> dict[int, str]:
+    """Each player's club as the draw compares them: " Haifa RC" and "haifa rc" are one."""
+    return {pid: player.club.strip().casefold() for pid, player in players.items()}
+
+
+def _seating_wishes(
+    tournament: Tournament, number: int, active: Mapping[int, Player]
+) -> dict[str, Any]:
+    """The clubs, how hard to keep them apart in round `number`, and the fixed tables,
+    as the seating engine takes them."""
+    return {
+        "clubs": _clubs(active),
+        "same_club_mode": _same_club_mode(tournament, number),
+        "fixed": _fixed_tables(tournament, number, active),
+    }
+
+
+def _same_club_mode(tournament: Tournament, number: int) -> str:
+    """The tournament's `club_avoidance` for round `number`: apart in round 1 unless it is
+    off; after that lighter (`weighted`) or not at all."""
+    avoidance = tournament.club_avoidance
+    if avoidance == Tournament.ClubAvoidance.OFF:
+        return SAME_CLUB_OFF
+    if number == 1:
+        return SAME_CLUB_APART
+    return SAME_CLUB_LIGHT if avoidance == Tournament.ClubAvoidance.WEIGHTED else SAME_CLUB_OFF
+
+
+def _fixed_tables(
+    tournament: Tournament, number: int, active: Mapping[int, Player]
+) -> dict[int, int]:
+    """Player id → fixed table of the players to seat. A table this round does not have
+    (too few present) or more players fixed to a table than it seats is a `RuleError` on
+    `fixed_table` naming them, before the engine is asked."""
+    fixed = {pid: p.fixed_table for pid, p in active.items() if p.fixed_table is not None}
+    sizes = table_sizes(len(active), tournament.table_size) if fixed else []
+    by_table: dict[int, list[Player]] = {}
+    for pid, table in sorted(fixed.items(), key=lambda item: active[item[0]].number):
+        by_table.setdefault(table, []).append(active[pid])
+    errors = []
+    for table, players in sorted(by_table.items()):
+        names = ", ".join(f"#{p.number} {p.name}" for p in players)
+        if table > len(sizes):
+            message = (
+                f"{names}: fixed to table {table}, but round {number} seats {len(active)} "
+                f"players at {len(sizes)} tables; change the fixed table."
+            )
+        elif len(players) > sizes[table - 1]:
+            message = (
+                f"{names}: all fixed to table {table}, which seats {sizes[table - 1]} in round "
+                f"{number}; change a fixed table."
+            )
+        else:
+            continue
+        errors.append(RuleError("fixed_table", message))
+    raise_all(errors)
+    return fixed
 
 
 @transaction.atomic
@@ -152,7 +239,8 @@ def round_open(
     seed: object = None,
     number: object = None,
 ) -> Round:
-    """Open the next round: seat every active player and create the tables' games.
+    """Open the next round: seat every present player (active and not checked in as
+    absent for it) and create the tables' games.
 
     `manual` takes `tables` (player ids per table, seat order); `random`, `swiss` and
     `plan` seat the round with the seating engine, reproducibly from `seed` (drawn when
@@ -174,9 +262,11 @@ def round_open(
             raise RoundConflict(expected=number, last_round=last)
     number = last + 1
     method = choice("method", method, Round.Method)
-    active = {p.id: p for p in tournament.players.filter(status=Player.Status.ACTIVE)}
+    active = {p.id: p for p in players_to_seat(tournament, number)}
     if len(active) < 2:
-        raise RuleError("method", "at least two active players are needed to open a round.")
+        raise RuleError(
+            "method", "at least two present players are needed to open a round (check-in)."
+        )
     if method != Round.Method.MANUAL and tables is not None:
         raise RuleError("tables", f"'{method}' seating draws the tables itself; leave them out.")
     if seed is None:
@@ -282,12 +372,14 @@ def seating_quality(tournament: Tournament, round_: Round) -> dict[str, Any]:
     history = round_history(tournament, before=round_.number + 1)
     current, earlier = history[-1], history[:-1]
     tables = [tuple(t) for t in current]
-    if round_.method != Round.Method.SWISS:
-        return _stored_quality(Seating(tables, 0, round_.method, quality(current, earlier)))
     seated = {p.id: p for p in tournament.players.filter(pk__in=[p for t in current for p in t])}
+    clubs = _clubs(seated)
+    if round_.method != Round.Method.SWISS:
+        figures = quality(current, earlier, clubs=clubs)
+        return _stored_quality(Seating(tables, 0, round_.method, figures))
     ranked = ranked_players(tournament, seated)
     spreads = table_rank_spreads(current, ranked)
-    figures = quality(current, earlier, ranked)
+    figures = quality(current, earlier, ranked, clubs)
     return _stored_quality(Seating(tables, 0, round_.method, figures, spreads))
 
 

@@ -38,7 +38,7 @@ from weasyprint import CSS, HTML
 
 from scoring.errors import RuleError
 from tournaments.models import Round, Tournament
-from tournaments.selectors import active_players
+from tournaments.selectors import checkin_list
 from tournaments.services.table_links import table_links_issue
 from tournaments.services.table_links import table_links_revoke as revoke_links
 from tournaments.table_links import token_for
@@ -170,9 +170,18 @@ def round_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             **tournament_context(request.user, tournament),
             "form": form,
             "next_number": next_number,
-            "active": active_players(tournament).order_by("number"),
+            # Check-in: the round seats the present players only.
+            **_present_and_absent(tournament, next_number),
         },
     )
+
+
+def _present_and_absent(tournament: Tournament, number: int) -> dict[str, Any]:
+    rows = checkin_list(tournament, number)
+    return {
+        "present": [row.player for row in rows if row.present],
+        "absent": [row.player for row in rows if not row.present],
+    }
 
 
 @require_POST

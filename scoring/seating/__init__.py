@@ -32,7 +32,8 @@ Methods:
   smallest moves in the ranking.
 * ``plan_rounds`` — the whole schedule (or, with the rounds played as history, the rest
   of it) at once, aiming for no repeat at all; known designs where they exist.
-* ``quality`` — the figures stored with a round.
+* ``quality`` — the figures stored with a round (with clubs: ``same_club_pairs``);
+* ``place_fixed`` — players with a fixed table moved to it (see ``draw``).
 
 Modules, each importing only those above it:
 
@@ -50,11 +51,16 @@ from scoring.seating.designs import design_rounds
 from scoring.seating.draw import (
     MAX_TABLE_SIZE,
     MIN_TABLE_SIZE,
+    SAME_CLUB_APART,
+    SAME_CLUB_LIGHT,
+    SAME_CLUB_MODES,
+    SAME_CLUB_OFF,
     SWISS_REACH,
     History,
     Seating,
     SeatingError,
     Table,
+    place_fixed,
     quality,
     seat_random,
     seat_swiss,
@@ -66,12 +72,17 @@ from scoring.seating.plan import plan_rounds
 __all__ = [
     "MAX_TABLE_SIZE",
     "MIN_TABLE_SIZE",
+    "SAME_CLUB_APART",
+    "SAME_CLUB_LIGHT",
+    "SAME_CLUB_MODES",
+    "SAME_CLUB_OFF",
     "SWISS_REACH",
     "History",
     "Seating",
     "SeatingError",
     "Table",
     "design_rounds",
+    "place_fixed",
     "plan_rounds",
     "quality",
     "seat_random",

@@ -7,7 +7,21 @@ Pure Python — no Django, no ORM (terms: see ``scoring.seating``).
   reproducible from its ``seed`` (the engine is ``search.optimise_round``);
 * ``seat_swiss`` — tables filled from the top of the standings; repeats avoided by the
   smallest moves in the ranking;
-* ``quality`` / ``table_rank_spreads`` — the figures stored with a round.
+* ``quality`` / ``table_rank_spreads`` — the figures stored with a round;
+* ``place_fixed`` — players with a fixed table (a mobility need) at that table.
+
+Two wishes beside the history, both optional:
+
+* **clubs** — ``{player: club}`` (blank = no club). A *same-club pair* is two players of
+  one club at one table. ``same_club`` says how hard the draw avoids them:
+  ``SAME_CLUB_APART`` — a same-club pair costs like a repeat meeting (round 1: with k
+  clubs each no bigger than the number of tables, none is left); ``SAME_CLUB_LIGHT`` —
+  after every repeat, like one more earlier meeting of a pair (later rounds: meeting new
+  people first, clubs apart where that costs no repeat); ``SAME_CLUB_OFF`` — only
+  counted. The Swiss draw follows the standings: it honours ``APART`` only.
+* **fixed** — ``{player: table number}``: that player sits at that table (1-based).
+  The random draw pins them there before it searches; the Swiss draw and a plan move
+  them there afterwards (``place_fixed``), trading a place for whoever sat there.
 
 ``Record`` (what the history says), ``check_players`` and ``seat_order`` are shared with
 ``scoring.seating.plan``.
@@ -18,7 +32,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from scoring.errors import RuleError
@@ -27,6 +41,18 @@ from scoring.seating.groups import exchange, positions
 
 Table = tuple[int, ...]
 History = Sequence[Sequence[Sequence[int]]]
+Clubs = Mapping[int, str]
+Fixed = Mapping[int, int]
+
+SAME_CLUB_OFF = "off"
+SAME_CLUB_APART = "apart"
+SAME_CLUB_LIGHT = "light"
+SAME_CLUB_MODES = (SAME_CLUB_OFF, SAME_CLUB_APART, SAME_CLUB_LIGHT)
+# Random, ``SAME_CLUB_LIGHT``: a same-club pair weighs like this many extra earlier
+# meetings — below any repeat, above the starter balance.
+CLUB_LIGHT_WEIGHT = 1
+# Swiss: players fixed to two different tables never share one (far above any repeats).
+SWISS_FIXED_APART = 1_000_000
 
 # RULES §7: a table seats 2 to 4 players.
 MIN_TABLE_SIZE = 2
@@ -201,6 +227,7 @@ def quality(
     seating: Seating | Sequence[Sequence[int]],
     history: History = (),
     ranked_players: Sequence[int] | None = None,
+    clubs: Clubs | None = None,
 ) -> dict[str, int]:
     """The figures stored with a round (JSON-ready ints).
 
@@ -211,6 +238,7 @@ def quality(
       starts among the players seated this round (0 or 1 is as even as it gets).
     * with ``ranked_players`` (standings order, best first): ``rank_spread`` — the widest
       table, worst rank minus best rank (ranks 1-based) — and ``rank_spread_total``.
+    * with ``clubs``: ``same_club_pairs`` — pairs of one club at one table this round.
     """
     tables = seating.tables if isinstance(seating, Seating) else seating
     record = Record.of(history)
@@ -236,7 +264,15 @@ def quality(
         spreads = table_rank_spreads(tables, ranked_players)
         result["rank_spread"] = max(spreads, default=0)
         result["rank_spread_total"] = sum(spreads)
+    if clubs is not None:
+        result["same_club_pairs"] = sum(1 for a, b in now if same_club(clubs, a, b))
     return result
+
+
+def same_club(clubs: Clubs, a: int, b: int) -> bool:
+    """Whether a and b are of one club (a blank club is nobody's club)."""
+    club = clubs.get(a, "")
+    return bool(club) and club == clubs.get(b, "")
 
 
 def table_rank_spreads(tables: Sequence[Sequence[int]], ranked_players: Sequence[int]) -> list[int]:
@@ -251,22 +287,31 @@ def table_rank_spreads(tables: Sequence[Sequence[int]], ranked_players: Sequence
 # --------------------------------------------------------------------------- random
 
 
-def _pair_costs(ids: Sequence[int], record: Record, n_tables: int) -> tuple[list[list[int]], int]:
+def _pair_costs(
+    ids: Sequence[int],
+    record: Record,
+    n_tables: int,
+    clubs: Clubs | None = None,
+    same_club_mode: str = SAME_CLUB_OFF,
+) -> tuple[list[list[int]], int]:
     """Pair cost matrix for one round and the weight of the starter term.
 
-    Costs are lexicographic, packed into one integer: first the number of repeat pairs,
-    then — among seatings with as few repeats — how often and how recently those pairs
-    met (a pair from the round just before weighs ``RECENT_REPEAT_WEIGHT`` more, each
-    earlier extra meeting 1 more), then the starter term (see ``search.optimise_round``).
+    Costs are lexicographic, packed into one integer: first the number of repeat pairs
+    (and, with ``SAME_CLUB_APART``, of same-club pairs, each costing like a repeat), then
+    — among seatings with as few — how often and how recently those pairs met (a pair
+    from the round just before weighs ``RECENT_REPEAT_WEIGHT`` more, each earlier extra
+    meeting 1 more, with ``SAME_CLUB_LIGHT`` a same-club pair ``CLUB_LIGHT_WEIGHT``),
+    then the starter term (see ``search.optimise_round``).
     """
     n = len(ids)
     max_starts = max((record.starts(p) for p in ids), default=0)
     start_weight = START_WEIGHT
+    light = CLUB_LIGHT_WEIGHT if clubs and same_club_mode == SAME_CLUB_LIGHT else 0
     # The starter term is at most n_tables·max_starts; a unit of "how often/recent" must
     # outweigh all of it, and one repeat must outweigh every secondary unit in a round.
     unit = start_weight * n_tables * (max_starts + 1) + 1
     pairs_per_round = n * (MAX_TABLE_SIZE - 1)
-    max_secondary = RECENT_REPEAT_WEIGHT + max(record.meetings.values(), default=0)
+    max_secondary = RECENT_REPEAT_WEIGHT + max(record.meetings.values(), default=0) + light
     repeat = (pairs_per_round * max_secondary + 1) * unit
     cost = [[0] * n for _ in range(n)]
     index = {p: i for i, p in enumerate(ids)}
@@ -275,36 +320,100 @@ def _pair_costs(ids: Sequence[int], record: Record, n_tables: int) -> tuple[list
             recent = RECENT_REPEAT_WEIGHT if (a, b) in record.recent else 0
             c = repeat + unit * ((m - 1) + recent)
             cost[index[a]][index[b]] = cost[index[b]][index[a]] = c
+    if clubs and same_club_mode != SAME_CLUB_OFF:
+        club_cost = repeat if same_club_mode == SAME_CLUB_APART else unit * light
+        for i, j in _same_club_points(ids, clubs):
+            cost[i][j] += club_cost
+            cost[j][i] += club_cost
     return cost, start_weight
 
 
-def seat_random(
-    players: Iterable[int], history: History = (), table_size: int = 4, seed: int = 0
-) -> Seating:
-    """Seat one round with the fewest repeats, then balanced starters.
+def _same_club_points(ids: Sequence[int], clubs: Clubs) -> Iterable[tuple[int, int]]:
+    """The point pairs (indices into ``ids``) of one club."""
+    members: defaultdict[str, list[int]] = defaultdict(list)
+    for i, p in enumerate(ids):
+        if clubs.get(p):
+            members[clubs[p]].append(i)
+    for points in members.values():
+        yield from itertools.combinations(points, 2)
 
-    Deterministic in (set of players, history, table size, seed): the players are sorted
-    first, so their order does not matter. Different seeds give different seatings.
+
+def _check_same_club_mode(mode: str) -> None:
+    if mode not in SAME_CLUB_MODES:
+        raise SeatingError("same_club", f"must be one of {', '.join(SAME_CLUB_MODES)}")
+
+
+def _pins(ids: Sequence[int], fixed: Fixed | None, sizes: Sequence[int]) -> dict[int, int]:
+    """Point → group index of the seated players with a fixed table; every table's
+    fixed players must fit it, and the table must exist this round."""
+    pins: dict[int, int] = {}
+    count: defaultdict[int, int] = defaultdict(int)
+    for i, p in enumerate(ids):
+        table = (fixed or {}).get(p)
+        if table is None:
+            continue
+        if not 1 <= table <= len(sizes):
+            raise SeatingError(
+                "fixed_table",
+                f"player {p} is fixed to table {table}, but this round has {len(sizes)} tables",
+            )
+        count[table] += 1
+        if count[table] > sizes[table - 1]:
+            raise SeatingError(
+                "fixed_table",
+                f"more players are fixed to table {table} than its {sizes[table - 1]} seats",
+            )
+        pins[i] = table - 1
+    return pins
+
+
+def seat_random(
+    players: Iterable[int],
+    history: History = (),
+    table_size: int = 4,
+    seed: int = 0,
+    *,
+    clubs: Clubs | None = None,
+    same_club_mode: str = SAME_CLUB_APART,
+    fixed: Fixed | None = None,
+) -> Seating:
+    """Seat one round with the fewest repeats (and same-club pairs, see the module
+    docstring), then balanced starters; players with a ``fixed`` table at that table.
+
+    Deterministic in (set of players, history, table size, seed, clubs, fixed): the
+    players are sorted first, so their order does not matter. Different seeds give
+    different seatings. Without clubs and fixed tables, a seed seats as it always did.
     """
+    _check_same_club_mode(same_club_mode)
     ids = sorted(check_players(players))
     sizes = table_sizes(len(ids), table_size)
+    pins = _pins(ids, fixed, sizes)
     record = Record.of(history)
     rng = random.Random(seed)
-    cost, start_weight = _pair_costs(ids, record, len(sizes))
+    cost, start_weight = _pair_costs(ids, record, len(sizes), clubs, same_club_mode)
     starts = [record.starts(p) for p in ids]
     groups = search.optimise_round(
-        sizes, cost, starts, start_weight, rng, max_steps=search.round_budget(len(ids))
+        sizes, cost, starts, start_weight, rng, max_steps=search.round_budget(len(ids)), pinned=pins
     )
+    # Group i has sizes[i] seats (largest first) and the players pinned to table i + 1:
+    # this stable sort keeps that order.
     groups.sort(key=len, reverse=True)
     tables = [seat_order((ids[i] for i in g), record, rng) for g in groups]
-    return Seating(tables, seed, "random", quality(tables, history))
+    return Seating(tables, seed, "random", quality(tables, history, clubs=clubs))
 
 
 # --------------------------------------------------------------------------- swiss
 
 
 def seat_swiss(
-    ranked_players: Sequence[int], history: History = (), table_size: int = 4, seed: int = 0
+    ranked_players: Sequence[int],
+    history: History = (),
+    table_size: int = 4,
+    seed: int = 0,
+    *,
+    clubs: Clubs | None = None,
+    same_club_mode: str = SAME_CLUB_APART,
+    fixed: Fixed | None = None,
 ) -> Seating:
     """Seat by the standings: table 1 gets the best ranked players, and so on down.
 
@@ -314,20 +423,33 @@ def seat_swiss(
     (how far players end up outside their natural table's rank range). A last pass
     swaps players between nearby tables to clear repeats the top-down pass had to leave
     at the bottom. ``seed`` only breaks ties in the seat order.
+
+    With ``SAME_CLUB_APART`` a same-club pair counts like a repeat; other modes leave the
+    standings alone. Players with a ``fixed`` table are never drawn together with one
+    fixed elsewhere, and their tables are then moved to the fixed numbers.
     """
+    _check_same_club_mode(same_club_mode)
     ids = check_players(ranked_players, "ranked_players")
     sizes = table_sizes(len(ids), table_size)
+    _pins(ids, fixed, sizes)
     record = Record.of(history)
     rng = random.Random(seed)
-    groups = _swiss_groups(ids, sizes, record)
+    apart = clubs if same_club_mode == SAME_CLUB_APART else None
+    groups = place_fixed(_swiss_groups(ids, sizes, record, apart, fixed), fixed)
     tables = [seat_order(g, record, rng) for g in groups]
     spreads = table_rank_spreads(tables, ids)
-    return Seating(tables, seed, "swiss", quality(tables, history, ids), spreads)
+    return Seating(tables, seed, "swiss", quality(tables, history, ids, clubs), spreads)
 
 
-def _swiss_groups(ids: Sequence[int], sizes: Sequence[int], record: Record) -> list[list[int]]:
+def _swiss_groups(
+    ids: Sequence[int],
+    sizes: Sequence[int],
+    record: Record,
+    clubs: Clubs | None = None,
+    fixed: Fixed | None = None,
+) -> list[list[int]]:
     """The tables' players, top table first, each table's players in ranking order."""
-    ranked = _SwissField(ids, sizes, record)
+    ranked = _SwissField(ids, sizes, record, clubs, fixed)
     remaining = list(range(len(ids)))
     groups: list[list[int]] = []
     for t, size in enumerate(sizes):
@@ -348,7 +470,14 @@ class _SwissField:
     lies outside that range.
     """
 
-    def __init__(self, ids: Sequence[int], sizes: Sequence[int], record: Record) -> None:
+    def __init__(
+        self,
+        ids: Sequence[int],
+        sizes: Sequence[int],
+        record: Record,
+        clubs: Clubs | None = None,
+        fixed: Fixed | None = None,
+    ) -> None:
         self.bounds: list[tuple[int, int]] = []
         start = 0
         for size in sizes:
@@ -362,6 +491,13 @@ class _SwissField:
                 recent = SWISS_RECENT if (a, b) in record.recent else 0
                 weight = SWISS_REPEAT + SWISS_EXTRA_MEETING * (m - 1) + recent
                 self.met[i][j] = self.met[j][i] = weight
+        for i, j in _same_club_points(ids, clubs) if clubs else ():
+            self.met[i][j] = self.met[j][i] = self.met[i].get(j, 0) + SWISS_REPEAT
+        fixed = fixed or {}
+        pinned = [(i, fixed[p]) for i, p in enumerate(ids) if p in fixed]
+        for (i, t), (j, u) in itertools.combinations(pinned, 2):
+            if t != u:
+                self.met[i][j] = self.met[j][i] = self.met[i].get(j, 0) + SWISS_FIXED_APART
 
     def pair_cost(self, group: Sequence[int]) -> int:
         met = self.met
@@ -430,6 +566,68 @@ class _SwissField:
             if c < best:
                 best, found = c, (group[x], other[y])
         return found
+
+
+# --------------------------------------------------------------------------- fixed tables
+
+
+def place_fixed(tables: Sequence[Sequence[int]], fixed: Fixed | None) -> list[list[int]]:
+    """The tables renumbered (and, where needed, players exchanged) so that every player
+    with a ``fixed`` table sits at that table number; everyone else keeps their group.
+
+    Table by table number: the table that already holds most of its fixed players
+    (then the one nearest that number) becomes it; a fixed player sitting elsewhere
+    changes places with a tablemate there who is not fixed to it (one not fixed at all
+    first). The other tables keep their order in the numbers left. A player's seat
+    position is kept by whoever takes it.
+    """
+    groups = [list(t) for t in tables]
+    if not fixed:
+        return groups
+    wanted: defaultdict[int, list[int]] = defaultdict(list)
+    for g in groups:
+        for p in g:
+            if p in fixed:
+                wanted[fixed[p]].append(p)
+    owner: dict[int, int] = {}  # group index → its fixed table number
+    for number in sorted(wanted):
+        players = wanted[number]
+        if not 1 <= number <= len(groups):
+            raise SeatingError(
+                "fixed_table",
+                f"player {players[0]} is fixed to table {number}, but this round has "
+                f"{len(groups)} tables",
+            )
+        where = {p: i for i, g in enumerate(groups) for p in g}
+        free = [i for i in range(len(groups)) if i not in owner and len(groups[i]) >= len(players)]
+        if not free:
+            raise SeatingError(
+                "fixed_table", f"more players are fixed to table {number} than a table seats"
+            )
+        home = max(free, key=lambda i: (_held(groups[i], players), -abs(i - number + 1)))
+        owner[home] = number
+        for p in players:
+            if where[p] != home:
+                mates = [q for q in groups[home] if q not in players]
+                q = min(mates, key=fixed.__contains__)
+                away = groups[where[p]]
+                away[away.index(p)] = q
+                groups[home][groups[home].index(q)] = p
+                where[q], where[p] = where[p], home
+    return _renumbered(groups, owner)
+
+
+def _held(group: Sequence[int], players: Sequence[int]) -> int:
+    return sum(p in group for p in players)
+
+
+def _renumbered(groups: list[list[int]], owner: Mapping[int, int]) -> list[list[int]]:
+    """Fixed tables at their numbers, the others in their order in the numbers left."""
+    placed: list[list[int] | None] = [None] * len(groups)
+    for i, number in owner.items():
+        placed[number - 1] = groups[i]
+    rest = iter(g for i, g in enumerate(groups) if i not in owner)
+    return [g if g is not None else next(rest) for g in placed]
 
 
 def _plus(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:

@@ -16,7 +16,7 @@ them changes the seatings a seed gives.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from scoring.seating.groups import Round, count_meetings, exchange, positions, swap_meetings
 
@@ -94,6 +94,7 @@ def optimise_round(
     start_weight: int,
     rng: random.Random,
     max_steps: int,
+    pinned: Mapping[int, int] | None = None,
 ) -> Round:
     """Split points 0..n-1 into groups of ``sizes`` with a small total cost.
 
@@ -102,13 +103,21 @@ def optimise_round(
     started rarely, who then gets seat 1). Randomised greedy construction, then best
     swaps between tables for the players that cost something, with random kicks out of
     local minima while repeats remain. ``max_steps`` bounds the work (swap evaluations).
+
+    ``pinned`` maps a point to the index of the group it must be in (a fixed table): it
+    is placed there first and never moved, so group i keeps ``sizes[i]`` seats and the
+    points pinned to it. The caller checks that each group has room for its pins.
     """
-    groups = _greedy_round(sizes, cost, rng)
-    return _RoundSearch(groups, cost, starts, start_weight, rng).run(max_steps)
+    pins = dict(pinned or {})
+    groups = _greedy_round(sizes, cost, rng, pins)
+    return _RoundSearch(groups, cost, starts, start_weight, rng, pins).run(max_steps)
 
 
-def _greedy_round(sizes: Sequence[int], cost: Sequence[Sequence[int]], rng: random.Random) -> Round:
-    """Each point, hardest to place first, joins the table where it costs least."""
+def _greedy_round(
+    sizes: Sequence[int], cost: Sequence[Sequence[int]], rng: random.Random, pins: Mapping[int, int]
+) -> Round:
+    """Each point, hardest to place first, joins the table where it costs least; pinned
+    points go to their group before anyone else."""
     n = len(cost)
     order = list(range(n))
     rng.shuffle(order)
@@ -118,7 +127,11 @@ def _greedy_round(sizes: Sequence[int], cost: Sequence[Sequence[int]], rng: rand
     groups: Round = [[] for _ in sizes]
     offset = rng.randrange(len(sizes))
     for p in order:
-        groups[_cheapest_table(groups, sizes, cost[p], offset)].append(p)
+        if p in pins:
+            groups[pins[p]].append(p)
+    for p in order:
+        if p not in pins:
+            groups[_cheapest_table(groups, sizes, cost[p], offset)].append(p)
     return groups
 
 
@@ -151,6 +164,7 @@ class _RoundSearch:
         starts: Sequence[int],
         start_weight: int,
         rng: random.Random,
+        pins: Mapping[int, int],
     ) -> None:
         self.groups = groups
         self.cost = cost
@@ -159,6 +173,7 @@ class _RoundSearch:
         self.rng = rng
         self.n = n = len(cost)
         self.where = positions(groups, n)
+        self.movable = [p not in pins for p in range(n)]
         self.contrib = [0] * n
         for g in groups:
             for p in g:
@@ -206,12 +221,13 @@ class _RoundSearch:
 
         False when no player costs anything: nothing left to kick.
         """
-        conflicted = [p for p in range(self.n) if self.contrib[p]]
+        movable = self.movable
+        conflicted = [p for p in range(self.n) if self.contrib[p] and movable[p]]
         if not conflicted:
             return False
         a = self.rng.choice(conflicted)
         b = self.rng.randrange(self.n)
-        if self.where[a] != self.where[b]:
+        if self.where[a] != self.where[b] and movable[b]:
             self.swap(a, b)
         self.steps += self.n
         return True
@@ -219,12 +235,12 @@ class _RoundSearch:
     def candidates(self) -> list[int]:
         """The points worth moving, shuffled: those with a cost, and (with a starter
         weight) everyone at a table whose fewest starts are above the field's fewest."""
-        starts, groups = self.starts, self.groups
+        starts, groups, movable = self.starts, self.groups, self.movable
         out = [p for p in range(self.n) if self.contrib[p]]
         if self.start_weight:
             out += [p for g in groups if min(starts[x] for x in g) > self.floor for p in g]
         self.rng.shuffle(out)
-        return out
+        return [p for p in out if movable[p]]
 
     def best_swap(self, a: int) -> int:
         """The point at another table whose swap with ``a`` lowers the cost most, or -1."""
@@ -242,6 +258,8 @@ class _RoundSearch:
             join_a = sum(ca[y] for y in g)
             old_min_b = min(starts[y] for y in g)
             for b in g:
+                if not self.movable[b]:
+                    continue
                 cb = cost[b]
                 delta = sum(cb[x] for x in rest_a) + join_a - ca[b] - contrib[a] - contrib[b]
                 if start_weight:

@@ -266,7 +266,12 @@ def test_manual_round_creates_tables_seats_and_games_with_rotating_starter(alice
         (2, 2),
         (3, 3),
     ]
-    assert round_.quality == {"repeat_pairs": 0, "max_meetings": 1, "starter_balance": 1}
+    assert round_.quality == {
+        "repeat_pairs": 0,
+        "max_meetings": 1,
+        "starter_balance": 1,
+        "same_club_pairs": 1,  # the factory's clubs: players 1 and 4 of club 0
+    }
     t.refresh_from_db()
     assert t.status == "running"
 

@@ -68,12 +68,21 @@ class PlayerOut(serializers.Serializer):
     club = serializers.CharField()
     rating = serializers.IntegerField(allow_null=True)
     status = serializers.ChoiceField(choices=Player.Status.choices)
+    fixed_table = serializers.IntegerField(
+        allow_null=True, help_text="The table number this player always sits at, or null."
+    )
 
 
 class PlayerIn(StrictInput):
     name = StrictCharField(help_text=f"Up to {max_length_of(Player, 'name')} characters.")
     club = StrictCharField(required=False, allow_blank=True, allow_null=True)
     rating = StrictIntegerField(required=False, allow_null=True, help_text="0 to 10000, or null.")
+    fixed_table = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        help_text="A mobility need: the table number (1 up) this player sits at every round "
+        "the draw seats; null = any table. A hand-made (`manual`) seating is taken as given.",
+    )
 
 
 class PlayerUpdateIn(PlayerIn):
@@ -99,6 +108,7 @@ PLAYER_EXAMPLE = {
     "club": "Haifa RC",
     "rating": 1620,
     "status": "active",
+    "fixed_table": None,
 }
 
 

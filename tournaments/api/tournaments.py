@@ -109,6 +109,7 @@ class TournamentOut(serializers.Serializer):
     rounds_planned = serializers.IntegerField(allow_null=True)
     target_score = serializers.IntegerField(allow_null=True)
     results_need_confirmation = serializers.BooleanField()
+    club_avoidance = serializers.ChoiceField(choices=Tournament.ClubAvoidance.choices)
     public = serializers.BooleanField()
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     results_version = serializers.IntegerField()
@@ -139,6 +140,14 @@ class TournamentIn(StrictInput):
     rounds_planned = StrictIntegerField(required=False, allow_null=True)
     target_score = StrictIntegerField(required=False, allow_null=True)
     results_need_confirmation = StrictBooleanField(required=False)
+    club_avoidance = StrictChoiceField(
+        choices=Tournament.ClubAvoidance.choices,
+        required=False,
+        help_text="How hard the draw keeps players of one club from sharing a table: "
+        "`weighted` (default) — round 1 apart whenever possible (a same-club pair costs like "
+        "a repeat meeting), later rounds after every repeat; `first_round` — round 1 only; "
+        "`off` — never (the round's quality still counts `same_club_pairs`).",
+    )
     public = StrictBooleanField(required=False)
 
 
@@ -163,6 +172,7 @@ TOURNAMENT_EXAMPLE = {
     "rounds_planned": 4,
     "target_score": None,
     "results_need_confirmation": False,
+    "club_avoidance": "weighted",
     "public": True,
     "status": "upcoming",
     "results_version": 0,

@@ -46,7 +46,9 @@ MAX_RATING = 10_000
 CSV_COLUMNS = ("name", "club", "rating")
 # Rows per INSERT statement of an import: well inside any driver's parameter limit.
 IMPORT_BATCH = 1000
-UPDATABLE = {"name", "club", "rating", "status"}
+UPDATABLE = {"name", "club", "rating", "status", "fixed_table"}
+# Tables are numbered 1 up; a club hall has far fewer than this.
+MAX_FIXED_TABLE = 500
 
 
 def _player_fields(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -75,6 +77,17 @@ def _player_fields(values: Mapping[str, Any]) -> dict[str, Any]:
         )
     if "status" in values:
         cleaned["status"] = collect(errors, choice, "status", values["status"], Player.Status)
+    if "fixed_table" in values:
+        # A mobility need: the draw seats this player at this table number every round.
+        cleaned["fixed_table"] = collect(
+            errors,
+            whole_number_between,
+            "fixed_table",
+            values["fixed_table"],
+            low=1,
+            high=MAX_FIXED_TABLE,
+            nullable=True,
+        )
     raise_all(errors)
     return cleaned
 
@@ -95,12 +108,21 @@ def _lock(tournament: Tournament | int) -> Tournament:
 
 @transaction.atomic
 def player_register(
-    *, tournament: Tournament, by: User, name: str, club: str = "", rating: int | None = None
+    *,
+    tournament: Tournament,
+    by: User,
+    name: str,
+    club: str = "",
+    rating: int | None = None,
+    fixed_table: int | None = None,
 ) -> Player:
-    """Register one player; start numbers count up from 1. Late entries are welcome."""
+    """Register one player; start numbers count up from 1. Late entries are welcome.
+    `fixed_table`: the table number they always sit at (a mobility need), or None."""
     require(by, tournament, "organise")
     require_open(_lock(tournament))
-    fields = _player_fields({"name": name, "club": club, "rating": rating})
+    fields = _player_fields(
+        {"name": name, "club": club, "rating": rating, "fixed_table": fixed_table}
+    )
     (number,) = _next_numbers(tournament, 1)
     player = stamp_history_user(Player(tournament=tournament, number=number, **fields), by)
     player.save()
@@ -110,7 +132,8 @@ def player_register(
 
 @transaction.atomic
 def player_update(*, player: Player, by: User, **changes: Any) -> Player:
-    """Change a player's name, club, rating or status (withdraw / reinstate)."""
+    """Change a player's name, club, rating, fixed table or status (withdraw /
+    reinstate)."""
     require(by, player.tournament, "organise")
     # The tournament row before the player's (the one lock order, `games.services.locks`):
     # the standings count below updates it, and a delete of the tournament locks it first.
@@ -118,7 +141,9 @@ def player_update(*, player: Player, by: User, **changes: Any) -> Player:
     raise_all([RuleError(f, "cannot be changed.") for f in sorted(set(changes) - UPDATABLE)])
     fields = _player_fields(changes)
     standing_change = any(
-        getattr(player, field) != value for field, value in fields.items() if field != "rating"
+        getattr(player, field) != value
+        for field, value in fields.items()
+        if field not in ("rating", "fixed_table")
     )
     for field, value in fields.items():
         setattr(player, field, value)

@@ -67,6 +67,7 @@ UPDATABLE = {
     "rounds_planned",
     "target_score",
     "results_need_confirmation",
+    "club_avoidance",
     "public",
 }
 
@@ -97,6 +98,10 @@ def _settings_errors(values: Mapping[str, Any]) -> list[RuleError]:
     for field in ("results_need_confirmation", "public"):
         if field in values and not isinstance(values[field], bool):
             errors.append(RuleError(field, "must be true or false."))
+    if "club_avoidance" in values:
+        collect(
+            errors, choice, "club_avoidance", values["club_avoidance"], Tournament.ClubAvoidance
+        )
     starts_on = values.get("starts_on")
     if starts_on is not None and not isinstance(starts_on, date):
         errors.append(RuleError("starts_on", "must be a date (YYYY-MM-DD)."))
@@ -122,6 +127,7 @@ def tournament_create(
     rounds_planned: int | None = None,
     target_score: int | None = None,
     results_need_confirmation: bool = False,
+    club_avoidance: str = Tournament.ClubAvoidance.WEIGHTED,
     public: bool = True,
 ) -> Tournament:
     """Create a tournament from a preset plus single-option overrides; `by` organises it.
@@ -154,6 +160,7 @@ def tournament_create(
             "rounds_planned": rounds_planned,
             "target_score": target_score,
             "results_need_confirmation": results_need_confirmation,
+            "club_avoidance": club_avoidance,
             "public": public,
             "starts_on": starts_on,
         }
@@ -170,6 +177,7 @@ def tournament_create(
         rounds_planned=rounds_planned,
         target_score=target_score,
         results_need_confirmation=results_need_confirmation,
+        club_avoidance=club_avoidance,
         public=public,
     )
     tournament = _insert_with_slug(by, slug, slugify(name), fields)

@@ -27,7 +27,13 @@ from ..forms import PlayerForm, PlayerImportForm, StaffForm, TournamentForm
 from ..models import Player, Tournament
 from ..services import players as player_services
 from ..services import tournaments as services
-from ..web import add_rule_errors, csv_download, tournament_context, tournament_page
+from ..web import (
+    add_rule_errors,
+    csv_download,
+    tournament_context,
+    tournament_page,
+    whole_number,
+)
 
 # --- tournament settings -----------------------------------------------------------------
 
@@ -189,6 +195,27 @@ def player_status(request: HttpRequest, tournament: Tournament, player_number: i
     else:
         state = "withdrawn" if player.status == Player.Status.WITHDRAWN else "active again"
         messages.success(request, f"#{player.number} {player.name} is {state}.")
+    return redirect("tournament-players", slug=tournament.slug)
+
+
+@require_POST
+@tournament_page("organise")
+def player_fixed_table(
+    request: HttpRequest, tournament: Tournament, player_number: int
+) -> HttpResponse:
+    """Set or clear a player's fixed table (a mobility need) from the player list."""
+    player = get_object_or_404(tournament.players, number=player_number)
+    typed = request.POST.get("fixed_table", "").strip()
+    # Blank clears it; text that is not a number goes on as typed, for the service to name.
+    number = whole_number(typed)
+    value: object = None if not typed else typed if number is None else number
+    try:
+        player_services.player_update(player=player, by=request.user, fixed_table=value)
+    except RuleError as error:
+        messages.error(request, f"#{player.number} {player.name}: fixed table {error.message}")
+    else:
+        where = f"table {player.fixed_table}" if player.fixed_table else "any table"
+        messages.success(request, f"#{player.number} {player.name} sits at {where}.")
     return redirect("tournament-players", slug=tournament.slug)
 
 

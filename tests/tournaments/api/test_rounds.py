@@ -42,7 +42,12 @@ def test_open_a_manual_round(client_for, tournament):
             }
             for table, players in zip(tables, [p[:4], p[4:7]], strict=True)
         ],
-        "quality": {"repeat_pairs": 0, "max_meetings": 1, "starter_balance": 1},
+        "quality": {
+            "repeat_pairs": 0,
+            "max_meetings": 1,
+            "starter_balance": 1,
+            "same_club_pairs": 1,
+        },
     }
     # One game per seated player: four at the first table, three at the second.
     assert [len(t["games"]) for t in response.json()["tables"]] == [4, 3]

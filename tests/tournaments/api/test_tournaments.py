@@ -15,6 +15,7 @@ pytestmark = pytest.mark.django_db
 RULE_KEYS = {"preset", *OPTIONS}
 TOURNAMENT_KEYS = {
     "name",
+    "club_avoidance",
     "slug",
     "starts_on",
     "preset",
