@@ -1,11 +1,12 @@
 """Routes of the tournament pages: the list of tournaments, creating and editing one, its
-staff and its players. Tournaments are addressed by slug under /t/; players by their
-start number (`player_number`). The pages of rounds, tables and standings are the games
+staff (and the invitation page an invitee opens, outside /t/) and its players.
+Tournaments are addressed by slug under /t/; players by their start number
+(`player_number`). The pages of rounds, tables and standings are the games
 app's (`games.urls`)."""
 
 from django.urls import path
 
-from .views import organise, public  # importing them registers the "num" converter
+from .views import organise, players, public, staff  # importing registers the "num" converter
 
 T = "t/<slug:slug>/"
 
@@ -14,10 +15,24 @@ urlpatterns = [
     path("new/", organise.tournament_create, name="tournament-create"),
     path("rules/preview/", organise.rules_preview, name="rules-preview"),
     path(T + "edit/", organise.tournament_edit, name="tournament-edit"),
-    path(T + "staff/", organise.staff, name="tournament-staff"),
+    path(T + "staff/", staff.staff, name="tournament-staff"),
+    path(T + "staff/accounts/", staff.staff_account, name="staff-account"),
+    path(T + "staff/<num:member_id>/role/", staff.staff_role, name="staff-role"),
+    path(T + "staff/<num:member_id>/remove/", staff.staff_remove, name="staff-remove"),
+    path(T + "staff/invitations/", staff.invitation_create, name="staff-invitation-create"),
+    path(
+        T + "staff/invitations/<num:pk>/revoke/",
+        staff.invitation_revoke,
+        name="staff-invitation-revoke",
+    ),
+    path("invitations/<str:token>/", staff.invitation_accept, name="invitation-accept"),
     path(T + "players/", organise.players, name="tournament-players"),
     path(T + "players/import/", organise.players_import, name="tournament-players-import"),
     path(T + "players.csv", organise.players_csv, name="tournament-players-csv"),
     path(T + "players/<num:player_number>/status/", organise.player_status, name="player-status"),
     path(T + "players/<num:player_number>/delete/", organise.player_delete, name="player-delete"),
+    path(T + "players/<num:player_number>/edit/", players.player_edit, name="player-edit"),
+    path(
+        T + "players/<num:player_number>/withdraw/", players.player_withdraw, name="player-withdraw"
+    ),
 ]
