@@ -40,7 +40,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import get_random_string
 
-from scoring.errors import Conflict, RuleError, raise_all
+from scoring.errors import Conflict, RuleError, RuleErrors, raise_all
 
 from ..models import StaffInvitation, StaffMember, Tournament
 from ..permissions import User, require
@@ -97,7 +97,7 @@ def _password(value: object, username: str | None) -> str:
     try:
         password_validation.validate_password(value, user=model(username=username or ""))
     except ValidationError as error:
-        raise RuleError("password", " ".join(error.messages)) from None
+        raise RuleErrors(RuleError("password", message) for message in error.messages) from None
     return value
 
 
