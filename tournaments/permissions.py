@@ -66,7 +66,13 @@ def can_view(user: User, tournament: Tournament) -> bool:
 PREDICATES = {"view": can_view, "score": can_score, "organise": can_organise}
 
 
-def require(by: User, tournament: Tournament, need: Need) -> None:
-    """Refuse, with `PermissionDenied`, anyone who may not act with `need` here."""
+def require(by: User, tournament: Tournament, need: Need, *, fresh: bool = False) -> None:
+    """Refuse, with `PermissionDenied`, anyone who may not act with `need` here.
+
+    `fresh` reads the role again instead of the one cached for the request: the staff
+    services ask under the tournament's row lock, so an organiser demoted a moment ago by
+    another request cannot still change the staff on the strength of the old role."""
+    if fresh and by.is_authenticated:
+        by.__dict__.get("_rummitab_roles", {}).pop(tournament.pk, None)
     if not PREDICATES[need](by, tournament):
         raise PermissionDenied(REFUSALS[need])

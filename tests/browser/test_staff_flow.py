@@ -1,4 +1,4 @@
-"""Staff without the Django admin, in a real browser on a phone-sized screen (412×900):
+"""Staff without the Django admin, in a real browser on a phone-sized screen (412 x 900):
 the organiser creates a scorekeeper account on the Staff page, the scorekeeper signs in
 with the password shown once and opens a table's entry page; the organiser changes their
 role, then removes them, and the scorekeeper's next request is refused."""

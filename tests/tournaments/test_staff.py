@@ -253,7 +253,7 @@ def staff_url(club, name="tournament-staff", *args):
 
 def test_the_staff_page_lists_staff_with_role_and_remove(club, as_user, bob):
     page = text(as_user("alice").get(staff_url(club)))
-    assert "Change role<span class=\"vh\"> of bob</span>" in page
+    assert 'Change role<span class="vh"> of bob</span>' in page
     assert staff_url(club, "staff-remove", member_of(club, bob).pk) in page
     assert "Create an account" in page and "Invite by link" in page
 

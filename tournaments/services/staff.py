@@ -12,8 +12,9 @@ Terms:
 * last organiser — a tournament always keeps one organiser among its staff rows (a
   superuser is never a staff row and does not count): demoting or removing the only one
   is a `Conflict` (409) on `role` or `staff`, and nothing changes. The count is taken
-  under the tournament's row lock, so two organisers demoting each other at the same
-  moment cannot both succeed.
+  under the tournament's row lock, and so is the check of who may do it (`require(...,
+  fresh=True)`), so two organisers demoting each other at the same moment cannot both
+  succeed, nor can one act on a role another request has just taken away.
 * invitation token — the invitation's id signed with the site's secret
   (`signing.TimestampSigner`, salt `INVITATION_SALT`): it cannot be forged or guessed;
   whether it is still good (not expired, used or revoked) is the row's to say.
@@ -144,8 +145,8 @@ def staff_account_create(
 ) -> StaffAccount:
     """Create an account and give it a role here. A blank password is made up and
     returned once; a given one must pass the site's password validators."""
-    require(by, tournament, "organise")
     tournament = _lock(tournament)
+    require(by, tournament, "organise", fresh=True)
     errors: list[RuleError] = []
     collect(errors, choice, "role", role, StaffMember.Role)
     values = collect(errors, _account_values, username, password, generate=True)
@@ -162,8 +163,7 @@ def staff_account_create(
 @transaction.atomic
 def staff_role_change(*, member: StaffMember, by: User, role: str) -> StaffMember:
     """Give a staff member another role; the last organiser stays one."""
-    require(by, member.tournament, "organise")
-    _lock(member.tournament_id)
+    require(by, _lock(member.tournament_id), "organise", fresh=True)
     choice("role", role, StaffMember.Role)
     member = StaffMember.objects.select_related("user").get(pk=member.pk)
     if member.role == role:
@@ -181,8 +181,7 @@ def staff_role_change(*, member: StaffMember, by: User, role: str) -> StaffMembe
 @transaction.atomic
 def staff_remove(*, member: StaffMember, by: User) -> None:
     """Take someone off the staff (their account stays); never the last organiser."""
-    require(by, member.tournament, "organise")
-    _lock(member.tournament_id)
+    require(by, _lock(member.tournament_id), "organise", fresh=True)
     member = StaffMember.objects.select_related("user").get(pk=member.pk)
     if _only_organiser(member):
         raise Conflict(
@@ -205,7 +204,7 @@ def invitation_token(invitation: StaffInvitation) -> str:
 def staff_invite(*, tournament: Tournament, by: User, role: str) -> StaffInvitation:
     """A one-use invitation to the staff with `role`, good for `STAFF_INVITATION_DAYS`
     days. The returned row has `token` set for the link."""
-    require(by, tournament, "organise")
+    require(by, _lock(tournament), "organise", fresh=True)
     choice("role", role, StaffMember.Role)
     invitation = StaffInvitation.objects.create(
         tournament=tournament,
@@ -221,8 +220,7 @@ def staff_invite(*, tournament: Tournament, by: User, role: str) -> StaffInvitat
 def staff_invitation_revoke(*, invitation: StaffInvitation, by: User) -> StaffInvitation:
     """Withdraw an unused invitation; its link then opens a page saying so. A used one
     cannot be revoked (remove the person from the staff instead): a `Conflict`."""
-    require(by, invitation.tournament, "organise")
-    _lock(invitation.tournament_id)
+    require(by, _lock(invitation.tournament_id), "organise", fresh=True)
     invitation = StaffInvitation.objects.select_for_update().get(pk=invitation.pk)
     if invitation.used_at is not None:
         raise Conflict(
