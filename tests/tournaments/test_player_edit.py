@@ -10,6 +10,7 @@ import io
 
 import pytest
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from scoring.errors import RuleError
 from tests.web import field_errors, text
@@ -54,8 +55,6 @@ def test_a_taken_or_bad_number_is_refused_by_name(club, alice, number, words):
 
 
 def test_the_api_changes_a_number_and_refuses_a_taken_one(club, alice):
-    from rest_framework.test import APIClient
-
     client = APIClient()
     client.force_authenticate(alice)
     player = club.players.get(number=3)
