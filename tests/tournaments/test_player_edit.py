@@ -206,3 +206,16 @@ def test_the_api_leaves_them_out_on_request(withdrawn, client):
     assert hidden["count"] == 7
     assert {row["player"]["status"] for row in hidden["rows"]} == {"active"}
     assert client.get(address, {"withdrawn": "maybe"}).status_code == 400
+
+
+def test_the_edit_page_reads_the_history_in_one_query(
+    club, alice, as_user, django_assert_max_num_queries
+):
+    player = club.players.get(number=3)
+    for n in range(15):
+        player_update(player=player, by=alice, rating=1000 + n)
+    client = as_user("alice")
+    client.get(edit_url(club, 3))
+    with django_assert_max_num_queries(8):
+        page = text(client.get(edit_url(club, 3)))
+    assert page.count("changed by alice") == 15

@@ -395,3 +395,17 @@ def test_an_unusable_link_shows_a_clear_page_and_makes_nothing(club, alice, as_u
     words = {"expired": "expired on", "revoked": "withdrawn", "broken": "not valid"}[state]
     assert words in text(shown)
     assert counts() == before
+
+
+def test_the_staff_page_costs_the_same_for_a_large_staff(
+    club, alice, as_user, django_assert_max_num_queries
+):
+    client = as_user("alice")
+    client.get(staff_url(club))  # warm the session
+    for n in range(12):
+        staff_account_create(tournament=club, by=alice, username=f"helper{n}", role="scorekeeper")
+        staff_invite(tournament=club, by=alice, role="scorekeeper")
+    with django_assert_max_num_queries(8):
+        page = text(client.get(staff_url(club)))
+    assert page.count("Revoke this invitation") == 12
+    assert "helper11" in page
