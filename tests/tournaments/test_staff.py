@@ -409,3 +409,14 @@ def test_the_staff_page_costs_the_same_for_a_large_staff(
         page = text(client.get(staff_url(club)))
     assert page.count("Revoke this invitation") == 12
     assert "helper11" in page
+
+
+def test_a_member_removed_meanwhile_is_a_conflict_not_a_crash(club, alice, bob, as_user):
+    stale = member_of(club, bob)
+    staff_remove(member=member_of(club, bob), by=alice)
+    with pytest.raises(Conflict) as refused:
+        staff_role_change(member=stale, by=alice, role="organiser")
+    assert refused.value.path == ("staff",)
+    with pytest.raises(Conflict):
+        staff_remove(member=stale, by=alice)
+    assert not club.staff.filter(user=bob).exists()

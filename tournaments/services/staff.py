@@ -58,6 +58,15 @@ def _lock(tournament: Tournament | int) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=pk)
 
 
+def _current(member: StaffMember) -> StaffMember:
+    """The staff row as it is now (under the tournament's lock): removed a moment ago by
+    another request, it is a `Conflict` saying so."""
+    current = StaffMember.objects.select_related("user").filter(pk=member.pk).first()
+    if current is None:
+        raise Conflict("staff", "this person is no longer staff here; reload the page.")
+    return current
+
+
 def _only_organiser(member: StaffMember) -> bool:
     return (
         member.role == StaffMember.Role.ORGANISER
@@ -165,7 +174,7 @@ def staff_role_change(*, member: StaffMember, by: User, role: str) -> StaffMembe
     """Give a staff member another role; the last organiser stays one."""
     require(by, _lock(member.tournament_id), "organise", fresh=True)
     choice("role", role, StaffMember.Role)
-    member = StaffMember.objects.select_related("user").get(pk=member.pk)
+    member = _current(member)
     if member.role == role:
         return member
     if _only_organiser(member):
@@ -182,7 +191,7 @@ def staff_role_change(*, member: StaffMember, by: User, role: str) -> StaffMembe
 def staff_remove(*, member: StaffMember, by: User) -> None:
     """Take someone off the staff (their account stays); never the last organiser."""
     require(by, _lock(member.tournament_id), "organise", fresh=True)
-    member = StaffMember.objects.select_related("user").get(pk=member.pk)
+    member = _current(member)
     if _only_organiser(member):
         raise Conflict(
             "staff",

@@ -126,6 +126,9 @@ def staff_role(request: HttpRequest, tournament: Tournament, member_id: int) -> 
             member=member, by=request.user, role=request.POST.get("role")
         )
     except RuleError as error:
+        if error.path != ("role",):  # gone meanwhile: nothing left to put the message beside
+            messages.error(request, capfirst(error.message))
+            return redirect("tournament-staff", slug=tournament.slug)
         return _staff_page(request, tournament, role_errors={member.pk: capfirst(error.message)})
     messages.success(request, f"{member.user.username} is now {member.get_role_display()}.")
     if member.user_id == request.user.pk and member.role != StaffMember.Role.ORGANISER:
