@@ -16,6 +16,7 @@ tournament's results version and asks for a recompute in the admin's own transac
   needless recompute after a rating change costs less than a missed one. Which tournament
   a player is in is read-only: their games stay where they were played.
 * staff member — editable: roles do not feed the standings.
+* staff invitation — view-only: made, revoked and used on the Staff page.
 * round — view-only (see the games admin).
 
 Terms:
@@ -29,7 +30,7 @@ from django.db import transaction
 from simple_history.admin import SimpleHistoryAdmin
 
 from .events import results_changed
-from .models import Player, Round, StaffMember, Tournament
+from .models import Player, Round, StaffInvitation, StaffMember, Tournament
 
 
 class ViewOnly:
@@ -108,6 +109,15 @@ class StaffMemberAdmin(SimpleHistoryAdmin):
     list_filter = ["role", "tournament"]
     search_fields = ["user__username", "tournament__name"]
     autocomplete_fields = ["user", "tournament"]
+
+
+@admin.register(StaffInvitation)
+class StaffInvitationAdmin(ViewOnly, admin.ModelAdmin):
+    """Shown only: made, revoked and used on the Staff page (`services.staff`)."""
+
+    list_display = ["tournament", "role", "created_by", "created_at", "expires_at", "used_by"]
+    list_filter = ["role", "tournament"]
+    readonly_fields = [f.name for f in StaffInvitation._meta.fields]
 
 
 @admin.register(Player)

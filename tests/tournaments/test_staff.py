@@ -420,3 +420,13 @@ def test_a_member_removed_meanwhile_is_a_conflict_not_a_crash(club, alice, bob, 
     with pytest.raises(Conflict):
         staff_remove(member=stale, by=alice)
     assert not club.staff.filter(user=bob).exists()
+
+
+def test_the_admin_shows_invitations_and_changes_none(club, alice, as_user):
+    invitation = staff_invite(tournament=club, by=alice, role="organiser")
+    root = as_user("root")
+    assert root.get("/admin/tournaments/staffinvitation/").status_code == 200
+    page = root.get(f"/admin/tournaments/staffinvitation/{invitation.pk}/change/")
+    assert page.status_code == 200 and 'name="_save"' not in text(page)
+    root.post(f"/admin/tournaments/staffinvitation/{invitation.pk}/delete/", {"post": "yes"})
+    assert StaffInvitation.objects.filter(pk=invitation.pk).exists()
