@@ -45,6 +45,18 @@ urlpatterns = [
     path("tournaments/", tournaments.TournamentListView.as_view(), name="api-tournaments"),
     path(T, tournaments.TournamentDetailView.as_view(), name="api-tournament"),
     path(T + "staff/", tournaments.StaffView.as_view(), name="api-staff"),
+    path(T + "staff/<id:pk>/", tournaments.StaffMemberView.as_view(), name="api-staff-member"),
+    path(T + "staff/accounts/", tournaments.StaffAccountView.as_view(), name="api-staff-accounts"),
+    path(
+        T + "staff/invitations/",
+        tournaments.InvitationListView.as_view(),
+        name="api-staff-invitations",
+    ),
+    path(
+        T + "staff/invitations/<id:pk>/",
+        tournaments.InvitationView.as_view(),
+        name="api-staff-invitation",
+    ),
     path(T + "players/", players.PlayerListView.as_view(), name="api-players"),
     path(T + "players/import/", players.PlayerImportView.as_view(), name="api-players-import"),
     path(T + "players/<id:pk>/", players.PlayerDetailView.as_view(), name="api-player"),

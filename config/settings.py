@@ -261,6 +261,11 @@ HEALTH_STALE_SECONDS = env_int("HEALTH_STALE_SECONDS", 300)
 # A CSV import registers its players in one request: a file of more rows is refused before
 # any row is checked, so an import stays well inside the web worker's timeout.
 CSV_IMPORT_MAX_ROWS = env_int("CSV_IMPORT_MAX_ROWS", 2000)
+
+# Days a staff invitation link stays good (one use; the organiser may revoke it sooner).
+STAFF_INVITATION_DAYS = env_int("STAFF_INVITATION_DAYS", 7)
+if STAFF_INVITATION_DAYS < 1:
+    raise ImproperlyConfigured("STAFF_INVITATION_DAYS must be at least 1.")
 # The most a page's form fields may hold together (Django's default is 2.5 MB): the largest
 # form, a manual round of 1,000 players, is about 8 KB. Uploaded files do not count here:
 # the CSV import refuses a file over `tournaments.services.players.MAX_CSV_BYTES` itself.

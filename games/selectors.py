@@ -184,6 +184,9 @@ def confirmed_racks(tournament: Tournament) -> QuerySet[RackEntry]:
 # time, so a phone polling a 15,000-player event gets a few KB, not megabytes.
 STANDINGS_WHOLE_UP_TO = 200
 STANDINGS_PAGE_SIZE = 100
+# `?withdrawn=hide`: the standings without the withdrawn players (the pages, their polled
+# fragment, the CSV and the API alike); anything else shows them, after the active ones.
+HIDE = "hide"
 
 
 @dataclass(frozen=True)
@@ -195,9 +198,34 @@ class StandingsTable:
     computed_version: int
     results_version: int
     stale: bool
-    count: int = 0  # rows in the whole table
+    count: int = 0  # rows in the whole table (as shown: without the withdrawn if hidden)
     page: int = 1
     pages: int = 1
+    withdrawn: int = 0  # withdrawn players in the snapshot, shown or not
+    hide_withdrawn: bool = False
+
+    def query(self, page: int | None = None) -> str:
+        """The query string that shows `page` (default: this one) the same way: the
+        fragment's polls and the pager keep the withdrawn players hidden if they are."""
+        params = []
+        page = self.page if page is None else page
+        if self.paged and page > 1:
+            params.append(f"page={page}")
+        if self.hide_withdrawn:
+            params.append(f"withdrawn={HIDE}")
+        return "?" + "&".join(params) if params else ""
+
+    @property
+    def live_query(self) -> str:
+        return self.query()
+
+    @property
+    def previous_query(self) -> str:
+        return self.query(self.page - 1) or "?"
+
+    @property
+    def next_query(self) -> str:
+        return self.query(self.page + 1)
 
     @property
     def cells(self) -> list[tuple[dict[str, Any], list[int | None]]]:
@@ -238,18 +266,22 @@ def standings_table(
     page: int | None = None,
     player_number: int | None = None,
     whole: bool = False,
+    hide_withdrawn: bool = False,
 ) -> StandingsTable:
     """The latest snapshot and whether it is stale (`standings_for_read`: computed here
     when there is none, or no worker can be asked), with the columns the pages show: one
     page of it for a large field (`standings_page_of`), or all of it with `whole` (the
-    CSV)."""
+    CSV); without the withdrawn players with `hide_withdrawn`."""
     snapshot, stale = standings_for_read(tournament)
     ranking = [key for key in snapshot.ranking if key in METRICS]
     keys = ranking + [key for key in ALWAYS_SHOWN if key not in ranking]
+    shown = snapshot.rows
+    withdrawn = sum(row["player"]["status"] == Player.Status.WITHDRAWN for row in shown)
+    if hide_withdrawn and withdrawn:
+        # They are listed after every active player, so the ranks left run on unbroken.
+        shown = [row for row in shown if row["player"]["status"] != Player.Status.WITHDRAWN]
     rows, page, pages = (
-        (snapshot.rows, 1, 1)
-        if whole
-        else standings_page_of(snapshot.rows, page=page, player_number=player_number)
+        (shown, 1, 1) if whole else standings_page_of(shown, page=page, player_number=player_number)
     )
     return StandingsTable(
         columns=tuple(METRICS[key] for key in keys),
@@ -259,9 +291,11 @@ def standings_table(
         computed_version=snapshot.computed_version,
         results_version=tournament.results_version,
         stale=stale,
-        count=len(snapshot.rows),
+        count=len(shown),
         page=page,
         pages=pages,
+        withdrawn=withdrawn,
+        hide_withdrawn=hide_withdrawn,
     )
 
 

@@ -15,12 +15,19 @@ from games.services.results import penalty_record, penalty_void, result_confirm,
 from games.services.rounds import round_cancel, round_open, seat_swap
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, rummikub_racks, seated
-from tournaments.models import Player, Round, StaffMember, Tournament
+from tournaments.models import Player, Round, StaffInvitation, StaffMember, Tournament
 from tournaments.services.players import (
     player_delete,
     player_register,
     player_update,
     players_import_csv,
+)
+from tournaments.services.staff import (
+    staff_account_create,
+    staff_invitation_revoke,
+    staff_invite,
+    staff_remove,
+    staff_role_change,
 )
 from tournaments.services.tournaments import (
     staff_add,
@@ -41,6 +48,7 @@ def club(alice, bob):
     game = round_.tables.get(number=1).games.get(number=1)
     enter_rummikub(game, alice)
     penalty_record(game=game, by=alice, player=seated(game)[1], kind="timeout")
+    staff_invite(tournament=tournament, by=alice, role="scorekeeper")
     return tournament
 
 
@@ -54,6 +62,17 @@ WRITES = {
     "tournament_delete": lambda t, who: tournament_delete(tournament=t, by=who),
     "staff_add": lambda t, who: staff_add(
         tournament=t, by=who, username=who.username or "x", role="organiser"
+    ),
+    "staff_account_create": lambda t, who: staff_account_create(
+        tournament=t, by=who, username="newcomer", role="organiser"
+    ),
+    "staff_role_change": lambda t, who: staff_role_change(
+        member=t.staff.get(role="scorekeeper"), by=who, role="organiser"
+    ),
+    "staff_remove": lambda t, who: staff_remove(member=t.staff.get(role="scorekeeper"), by=who),
+    "staff_invite": lambda t, who: staff_invite(tournament=t, by=who, role="organiser"),
+    "staff_invitation_revoke": lambda t, who: staff_invitation_revoke(
+        invitation=t.staff_invitations.get(), by=who
     ),
     "player_register": lambda t, who: player_register(tournament=t, by=who, name="Eve"),
     "player_update": lambda t, who: player_update(
@@ -98,7 +117,8 @@ def _state(t: Tournament) -> tuple:
     return (
         t.name,
         t.results_version,
-        StaffMember.objects.filter(tournament=t).count(),
+        sorted(StaffMember.objects.filter(tournament=t).values_list("user_id", "role")),
+        list(StaffInvitation.objects.filter(tournament=t).values_list("role", "revoked_at")),
         list(Player.objects.filter(tournament=t).values_list("name", "status")),
         Round.objects.filter(tournament=t).count(),
         list(Seat.objects.filter(round__tournament=t).values_list("player_id", "table_id")),

@@ -21,6 +21,7 @@ tournament's results version and asks for a recompute in the admin's own transac
   here: they feed seasons and ratings, and `tournaments.services.clubs` checks them.
 * season — its name is editable; its rule and version are read-only (a season is
   declared with its rule, which the totals were computed by).
+* staff invitation — view-only: made, revoked and used on the Staff page.
 * round — view-only (see the games admin).
 
 Terms:
@@ -34,7 +35,17 @@ from django.db import transaction
 from simple_history.admin import SimpleHistoryAdmin
 
 from .events import results_changed
-from .models import Club, ClubOrganiser, Member, Player, Round, Season, StaffMember, Tournament
+from .models import (
+    Club,
+    ClubOrganiser,
+    Member,
+    Player,
+    Round,
+    Season,
+    StaffInvitation,
+    StaffMember,
+    Tournament,
+)
 
 
 class ViewOnly:
@@ -121,6 +132,15 @@ class StaffMemberAdmin(SimpleHistoryAdmin):
     list_filter = ["role", "tournament"]
     search_fields = ["user__username", "tournament__name"]
     autocomplete_fields = ["user", "tournament"]
+
+
+@admin.register(StaffInvitation)
+class StaffInvitationAdmin(ViewOnly, admin.ModelAdmin):
+    """Shown only: made, revoked and used on the Staff page (`services.staff`)."""
+
+    list_display = ["tournament", "role", "created_by", "created_at", "expires_at", "used_by"]
+    list_filter = ["role", "tournament"]
+    readonly_fields = [f.name for f in StaffInvitation._meta.fields]
 
 
 @admin.register(Player)

@@ -16,13 +16,13 @@ import re
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
+from django.contrib.auth import get_user_model, password_validation
 
 from scoring.rules import DEFAULT_PRESET, OPTIONS, PRESET_NAMES, overrides_of
 from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.standings import METRICS
 
-from .models import StaffMember, Tournament
+from .models import Player, StaffMember, Tournament
 from .rules_panel import RulesPreview, rules_preview
 from .services.validation import max_length_of
 from .web import PageForm, WholeNumberField, whole_number
@@ -249,6 +249,59 @@ class StaffForm(PageForm):
     role = forms.ChoiceField(label="Role", choices=StaffMember.Role.choices)
 
 
+class RoleForm(PageForm):
+    role = forms.ChoiceField(label="Role", choices=StaffMember.Role.choices)
+
+
+class StaffAccountForm(PageForm):
+    """A new account for someone joining the staff. The service checks the username and
+    the password (the site's password rules); a blank password is made up."""
+
+    username = forms.CharField(
+        label="Username",
+        required=False,
+        help_text="Letters, digits and @ . + - _ only.",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
+    )
+    password = forms.CharField(
+        label="Password",
+        required=False,
+        strip=False,
+        help_text="Blank: one is made up and shown to you once.",
+        widget=forms.TextInput(attrs={"autocomplete": "new-password", "autocapitalize": "none"}),
+    )
+    role = forms.ChoiceField(
+        label="Role", choices=StaffMember.Role.choices, initial=StaffMember.Role.SCOREKEEPER
+    )
+
+
+class InvitationForm(PageForm):
+    role = forms.ChoiceField(
+        label="Role", choices=StaffMember.Role.choices, initial=StaffMember.Role.SCOREKEEPER
+    )
+
+
+class InvitationAcceptForm(PageForm):
+    """The invitee's own username and password (checked by the service)."""
+
+    username = forms.CharField(
+        label="Username",
+        required=False,
+        help_text="Letters, digits and @ . + - _ only.",
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
+    )
+    password = forms.CharField(
+        label="Password",
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["password"].help_text = password_validation.password_validators_help_text_html()
+
+
 class PlayerForm(PageForm):
     name = forms.CharField(label="Name", required=False)  # the service requires it
     club = forms.CharField(label="Club", required=False)
@@ -265,6 +318,25 @@ class CheckInForm(PageForm):
 
     player = WholeNumberField(widget=forms.HiddenInput)
     present = forms.ChoiceField(choices=[("1", "present"), ("0", "absent")])
+
+
+class PlayerEditForm(PlayerForm):
+    number = WholeNumberField(label="Start number", required=False)
+
+    field_order = ["number", "name", "club", "rating"]
+
+    @classmethod
+    def initial_for(cls, player: Player) -> dict[str, Any]:
+        return {
+            "number": player.number,
+            "name": player.name,
+            "club": player.club,
+            "rating": player.rating,
+        }
+
+    def changes(self) -> dict[str, Any]:
+        """The service's keyword arguments; a blank number is "is required" there."""
+        return dict(self.cleaned_data)
 
 
 class PlayerImportForm(PageForm):

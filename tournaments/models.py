@@ -10,6 +10,9 @@ Terms:
   and rounds are refused (409) until it is reopened; its settings and staff may change.
 * staff member — a user with a role in one tournament: an *organiser* changes everything,
   a *scorekeeper* enters results and penalties.
+* invitation — a link an organiser hands to someone who has no account yet: opened
+  before it expires, never used and not revoked, it lets them choose a username and a
+  password and gives that new account the invitation's role (`StaffInvitation`).
 * player — someone registered in one tournament; `number` is their start number there.
   A withdrawn player keeps their games but is not seated again.
 * round — one sitting of every active player at a table; how it was seated (`method`,
@@ -226,6 +229,49 @@ class StaffMember(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.role}) in {self.tournament}"
+
+
+class StaffInvitation(models.Model):
+    """An invitation to join a tournament's staff with `role`, used at most once.
+
+    The link carries this row's id signed with the site's secret
+    (`services.staff.invitation_token`); the row says whether it is still good: not past
+    `expires_at`, not `used_at`, not `revoked_at`.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="staff_invitations"
+    )
+    role = models.CharField(max_length=12, choices=StaffMember.Role.choices)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(role__in=["organiser", "scorekeeper"]), name="invitation_role_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(used_at__isnull=True) | Q(revoked_at__isnull=True),
+                name="invitation_used_or_revoked_not_both",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Invitation to {self.tournament} as {self.role}"
 
 
 class Player(models.Model):

@@ -128,9 +128,17 @@ def can_view(user: User, tournament: Tournament, at: At | None = None) -> bool:
 PREDICATES = {"view": can_view, "score": can_score, "organise": can_organise}
 
 
-def require(by: User, tournament: Tournament, need: Need, *, at: At | None = None) -> None:
+def require(
+    by: User, tournament: Tournament, need: Need, *, at: At | None = None, fresh: bool = False
+) -> None:
     """Refuse, with `PermissionDenied`, anyone who may not act with `need` here (`at`: the
-    table a `score` action happens at, if any)."""
+    table a `score` action happens at, if any).
+
+    `fresh` reads the role again instead of the one cached for the request: the staff
+    services ask under the tournament's row lock, so an organiser demoted a moment ago by
+    another request cannot still change the staff on the strength of the old role."""
+    if fresh and by.is_authenticated:
+        by.__dict__.get("_rummitab_roles", {}).pop(tournament.pk, None)
     if not PREDICATES[need](by, tournament, at):
         link = table_link_of(by)
         if link is not None and link.tournament_id == tournament.pk:

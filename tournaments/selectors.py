@@ -2,17 +2,25 @@
 who is present for a round (check-in, `tournaments.services.checkin`).
 
 Visibility follows `tournaments.permissions.can_view`: a private tournament does not
-exist for someone without a role in it.
+exist for someone without a role in it. The staff list and the invitations are the
+organisers' only (`require`, as a write would ask).
+
+Terms:
+* history entry — one change of a player as the organiser's edit page lists it: when,
+  who (the history's user; nobody for an import made without one), and each field that
+  changed with its value before and after (a registration lists the values it began with).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
 from django.db.models import Max, QuerySet
 
-from .models import Absence, Player, Tournament
-from .permissions import User
+from .models import Absence, Player, StaffInvitation, StaffMember, Tournament
+from .permissions import User, require
 
 
 def tournaments_visible_to(user: User) -> QuerySet[Tournament]:
@@ -63,3 +71,54 @@ def checkin_list(tournament: Tournament, round_number: int) -> list[CheckIn]:
         CheckIn(player, player.pk not in absent)
         for player in active_players(tournament).order_by("number")
     ]
+
+
+def staff_of(tournament: Tournament, by: User) -> QuerySet[StaffMember]:
+    """The tournament's staff, organisers first, for an organiser."""
+    require(by, tournament, "organise")
+    return tournament.staff.select_related("user").order_by("role", "user__username")
+
+
+def invitations_of(tournament: Tournament, by: User) -> QuerySet[StaffInvitation]:
+    """The tournament's invitations, newest first, with who made and used them."""
+    require(by, tournament, "organise")
+    return tournament.staff_invitations.select_related("created_by", "used_by")
+
+
+# The fields of a player the edit page's history shows, with their labels.
+PLAYER_HISTORY_FIELDS = {
+    "number": "Start number",
+    "name": "Name",
+    "club": "Club",
+    "rating": "Rating",
+    "status": "Status",
+}
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    at: datetime
+    by: str | None  # a username
+    kind: str  # "registered", "changed" or "deleted"
+    changes: list[tuple[str, Any, Any]]  # (label, before, after)
+
+
+def player_history(player: Player) -> list[HistoryEntry]:
+    """Every change of the player, newest first: one query, diffs taken here."""
+    records = list(
+        player.history.select_related("history_user").order_by("history_date", "history_id")
+    )
+    entries: list[HistoryEntry] = []
+    previous = None
+    for record in records:
+        changes = [
+            (label, getattr(previous, field, None), getattr(record, field))
+            for field, label in PLAYER_HISTORY_FIELDS.items()
+            if previous is None or getattr(previous, field) != getattr(record, field)
+        ]
+        kind = {"+": "registered", "-": "deleted"}.get(record.history_type, "changed")
+        if changes or kind != "changed":
+            user = record.history_user
+            entries.append(HistoryEntry(record.history_date, user and user.username, kind, changes))
+        previous = record
+    return entries[::-1]

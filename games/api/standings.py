@@ -19,7 +19,7 @@ from tournaments.api.common import TournamentScoped, errors
 from tournaments.models import Tournament
 
 from ..exports import standings_csv
-from ..selectors import STANDINGS_PAGE_SIZE, STANDINGS_WHOLE_UP_TO, standings_table
+from ..selectors import HIDE, STANDINGS_PAGE_SIZE, STANDINGS_WHOLE_UP_TO, standings_table
 
 
 class StandingsPlayerOut(serializers.Serializer):
@@ -103,6 +103,22 @@ class StandingsQuery(serializers.Serializer):
         max_value=10**9,
         help_text="A start number: show the page that player is on.",
     )
+    withdrawn = serializers.ChoiceField(
+        choices=[("show", "show"), (HIDE, HIDE)],
+        required=False,
+        help_text="`hide`: leave the withdrawn players out (they are otherwise listed after "
+        "the active ones, never ranked among them); `count` and `pages` count what is shown.",
+    )
+
+
+class StandingsCSVQuery(serializers.Serializer):
+    """The query of `GET standings.csv`."""
+
+    withdrawn = serializers.ChoiceField(
+        choices=[("show", "show"), (HIDE, HIDE)],
+        required=False,
+        help_text="`hide`: leave the withdrawn players out.",
+    )
 
 
 def standings_query(request: Any) -> dict[str, Any]:
@@ -113,7 +129,12 @@ def standings_query(request: Any) -> dict[str, Any]:
 
 def standings_of(tournament: Tournament, query: dict[str, Any]) -> dict[str, Any]:
     """The latest snapshot and whether it is stale, exactly as the pages show it."""
-    table = standings_table(tournament, page=query.get("page"), player_number=query.get("player"))
+    table = standings_table(
+        tournament,
+        page=query.get("page"),
+        player_number=query.get("player"),
+        hide_withdrawn=query.get("withdrawn") == HIDE,
+    )
     return {
         "results_version": table.results_version,
         "computed_version": table.computed_version,
@@ -171,7 +192,9 @@ class StandingsCSVView(TournamentScoped, APIView):
         description="The same table as `GET standings/`: a header row `rank, player_id, "
         "number, name, club, status`, then the ranking metrics and the other metrics. "
         "UTF-8 with a BOM, rows end in CRLF; a text cell starting with `=` `+` `-` `@`, tab "
-        "or CR gets a leading `'` so a spreadsheet does not run it (numbers stay numbers).",
+        "or CR gets a leading `'` so a spreadsheet does not run it (numbers stay numbers). "
+        "`?withdrawn=hide` leaves the withdrawn players out.",
+        parameters=[StandingsCSVQuery],
         responses={
             (200, "text/csv"): OpenApiResponse(
                 OpenApiTypes.STR,
@@ -187,7 +210,10 @@ class StandingsCSVView(TournamentScoped, APIView):
         },
     )
     def get(self, request: Any, slug: str) -> Response:
-        text = standings_csv(standings_table(self.tournament, whole=True))
+        query = StandingsCSVQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        hide = query.validated_data.get("withdrawn") == HIDE
+        text = standings_csv(standings_table(self.tournament, whole=True, hide_withdrawn=hide))
         # CSV whatever the Accept header asked for: this address *is* the CSV.
         request.accepted_renderer = CSVRenderer()
         request.accepted_media_type = CSVRenderer.media_type

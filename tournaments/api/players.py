@@ -87,6 +87,11 @@ class PlayerIn(StrictInput):
 
 class PlayerUpdateIn(PlayerIn):
     name = StrictCharField(required=False)
+    number = StrictIntegerField(
+        required=False,
+        help_text="A new start number, 1 to 99999; one another player has is a 400 naming "
+        "`number`.",
+    )
     status = StrictChoiceField(
         choices=Player.Status.choices,
         required=False,
@@ -189,14 +194,27 @@ class PlayerDetailView(TournamentScoped, APIView):
     @extend_schema(
         tags=["players"],
         summary="Change a player",
-        description="Organisers only: name, club, rating, or `status` to withdraw or "
-        "reinstate the player. A name another player has already is saved too, with an "
+        description="Organisers only: name, club, rating, start `number` (before or during "
+        "the event; unique in the tournament, else 400 naming `number`), or `status` to "
+        "withdraw or reinstate the player. Every change is kept in the player's history "
+        "(who, what, when). A name another player has already is saved too, with an "
         "`X-Warning` header.",
         request=PlayerUpdateIn,
         parameters=[WARNING_PARAMETER],
         responses={200: PlayerOut, **errors(400, 401, 403, 404)},
         examples=[
             OpenApiExample("Withdraw", value={"status": "withdrawn"}, request_only=True),
+            OpenApiExample(
+                "Correct the name and number",
+                value={"name": "Ada Peretz", "number": 12},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Number taken",
+                value={"number": ["#12 is Dov's start number already; choose a free one."]},
+                response_only=True,
+                status_codes=["400"],
+            ),
             OpenApiExample(
                 "Withdrawn", value={**PLAYER_EXAMPLE, "status": "withdrawn"}, response_only=True
             ),

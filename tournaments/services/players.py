@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max, ProtectedError
 from simple_history.utils import bulk_create_with_history
 
@@ -46,9 +46,11 @@ MAX_RATING = 10_000
 CSV_COLUMNS = ("name", "club", "rating")
 # Rows per INSERT statement of an import: well inside any driver's parameter limit.
 IMPORT_BATCH = 1000
-UPDATABLE = {"name", "club", "rating", "status", "fixed_table"}
+UPDATABLE = {"name", "club", "rating", "status", "fixed_table", "number"}
 # Tables are numbered 1 up; a club hall has far fewer than this.
 MAX_FIXED_TABLE = 500
+# Start numbers are printed on table sheets and typed on phones: a few digits at most.
+MAX_START_NUMBER = 99_999
 
 
 def _player_fields(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -87,6 +89,16 @@ def _player_fields(values: Mapping[str, Any]) -> dict[str, Any]:
             low=1,
             high=MAX_FIXED_TABLE,
             nullable=True,
+        )
+    if "number" in values:
+        cleaned["number"] = collect(
+            errors,
+            whole_number_between,
+            "number",
+            values["number"],
+            low=1,
+            high=MAX_START_NUMBER,
+            nullable=False,
         )
     raise_all(errors)
     return cleaned
@@ -132,14 +144,17 @@ def player_register(
 
 @transaction.atomic
 def player_update(*, player: Player, by: User, **changes: Any) -> Player:
-    """Change a player's name, club, rating, fixed table or status (withdraw /
-    reinstate)."""
+    """Change a player's name, club, rating, fixed table, start number or status
+    (withdraw / reinstate), before or during the event; the history keeps who changed what
+    when. A start number another player has is refused (`number`): numbers stay unique."""
     require(by, player.tournament, "organise")
     # The tournament row before the player's (the one lock order, `games.services.locks`):
     # the standings count below updates it, and a delete of the tournament locks it first.
     require_open(_lock(player.tournament_id))
     raise_all([RuleError(f, "cannot be changed.") for f in sorted(set(changes) - UPDATABLE)])
     fields = _player_fields(changes)
+    if fields.get("number", player.number) != player.number:
+        _number_free(player, fields["number"])
     standing_change = any(
         getattr(player, field) != value
         for field, value in fields.items()
@@ -147,11 +162,27 @@ def player_update(*, player: Player, by: User, **changes: Any) -> Player:
     )
     for field, value in fields.items():
         setattr(player, field, value)
-    stamp_history_user(player, by).save()
+    try:
+        with transaction.atomic():  # a savepoint: the unique index is the last word
+            stamp_history_user(player, by).save()
+    except IntegrityError:
+        if "number" not in fields:
+            raise  # some other constraint: not ours to explain
+        raise RuleError("number", f"#{fields['number']} is taken already.") from None
     if standing_change:
         # Standings rows show names, clubs and who withdrew.
         results_changed(player.tournament)
     return player
+
+
+def _number_free(player: Player, number: int) -> None:
+    """A start number no other player of the tournament has (the tournament row is locked,
+    so no registration can take it before this change is saved)."""
+    other = player.tournament.players.filter(number=number).exclude(pk=player.pk).first()
+    if other is not None:
+        raise RuleError(
+            "number", f"#{number} is {other.name}'s start number already; choose a free one."
+        )
 
 
 @transaction.atomic

@@ -1,6 +1,7 @@
 """The organiser's pages: create and edit a tournament (with the resolved-rules panel
-beside the form), staff, players (form with a warning on a name already taken, CSV
-import, withdraw, delete one never seated), export the players. Opening
+beside the form), players (form with a warning on a name already taken, CSV import,
+reinstate, delete one never seated), export the players. The staff pages are
+`views.staff`; editing a player and the withdraw confirmation are `views.players`. Opening
 rounds and the table sheets are the games app's pages (`games.views.rounds`).
 
 Every write is one service call; a `RuleError` goes back onto the form's fields
@@ -23,7 +24,7 @@ from scoring.errors import RuleError
 from scoring.rules import PRESET_RANKING, PRESET_TABLE_SIZE
 
 from ..exports import players_csv as players_csv_text
-from ..forms import PlayerForm, PlayerImportForm, StaffForm, TournamentForm
+from ..forms import PlayerForm, PlayerImportForm, TournamentForm
 from ..models import Player, Tournament
 from ..services import players as player_services
 from ..services import tournaments as services
@@ -88,28 +89,6 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
             "form": form,
             "rules_locked": tournament.first_result_at is not None,
         },
-    )
-
-
-# --- staff -------------------------------------------------------------------------------
-
-
-@tournament_page("organise")
-def staff(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    form = StaffForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            member = services.staff_add(tournament=tournament, by=request.user, **form.cleaned_data)
-        except RuleError as error:
-            add_rule_errors(form, error)
-        else:
-            messages.success(request, f"{member.user.username} is now {member.role}.")
-            return redirect("tournament-staff", slug=tournament.slug)
-    members = tournament.staff.select_related("user").order_by("role", "user__username")
-    return render(
-        request,
-        "tournaments/staff.html",
-        {**tournament_context(request.user, tournament), "form": form, "members": members},
     )
 
 

@@ -158,8 +158,10 @@ def test_staff_add(client_for, tournament, carol):
         url() + "staff/", {"username": "carol", "role": "scorekeeper"}, format="json"
     )
     assert response.status_code == 201
-    assert response.json() == {"username": "carol", "role": "scorekeeper"}
-    assert tournament.staff.get(user=carol).role == "scorekeeper"
+    member = tournament.staff.get(user=carol)
+    # API.md's shape, plus the row's id (for `staff/{id}/`).
+    assert response.json() == {"id": member.pk, "username": "carol", "role": "scorekeeper"}
+    assert member.role == "scorekeeper"
 
 
 # --- permission matrix ---------------------------------------------------------------------

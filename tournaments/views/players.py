@@ -1,0 +1,81 @@
+"""One player, for the organiser: the edit page (start number, name, club, rating, with
+the player's history below the form: who changed what when) and the confirmation page
+in front of a withdrawal.
+
+Both write through `player_update` (the API's `PATCH players/{id}/` too), so the page
+and the API refuse the same things: a start number another player has is an error beside
+the number, and nothing is saved.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from scoring.errors import RuleError
+
+from ..forms import PlayerEditForm
+from ..models import Player, Tournament
+from ..selectors import player_history
+from ..services import players as player_services
+from ..web import add_rule_errors, tournament_context, tournament_page
+
+
+@tournament_page("organise")
+def player_edit(request: HttpRequest, tournament: Tournament, player_number: int) -> HttpResponse:
+    player = get_object_or_404(tournament.players, number=player_number)
+    form = PlayerEditForm(request.POST or None, initial=PlayerEditForm.initial_for(player))
+    if request.method == "POST" and form.is_valid():
+        changes = {
+            field: value
+            for field, value in form.changes().items()
+            if value != form.initial.get(field)
+        }
+        try:
+            player_services.player_update(player=player, by=request.user, **changes)
+        except RuleError as error:
+            player.refresh_from_db()  # the page shows the player as stored
+            add_rule_errors(form, error)
+        else:
+            if changes:
+                messages.success(request, f"#{player.number} {player.name} is saved.")
+                warning = player_services.same_name_warning(player)
+                if warning:
+                    messages.warning(request, f"Note: {warning}.")
+            else:
+                messages.info(request, "Nothing was changed.")
+            return redirect("tournament-players", slug=tournament.slug)
+    return render(
+        request,
+        "tournaments/player_edit.html",
+        {
+            **tournament_context(request.user, tournament),
+            "player": player,
+            "form": form,
+            "history": player_history(player),
+        },
+    )
+
+
+@tournament_page("organise")
+def player_withdraw(
+    request: HttpRequest, tournament: Tournament, player_number: int
+) -> HttpResponse:
+    """GET says what withdrawing means and asks; POST withdraws (the existing service)."""
+    player = get_object_or_404(tournament.players, number=player_number)
+    if request.method == "POST":
+        try:
+            player_services.player_update(
+                player=player, by=request.user, status=Player.Status.WITHDRAWN
+            )
+        except RuleError as error:
+            messages.error(request, f"#{player.number} {player.name}: {error.message}")
+        else:
+            messages.success(request, f"#{player.number} {player.name} is withdrawn.")
+        return redirect("tournament-players", slug=tournament.slug)
+    return render(
+        request,
+        "tournaments/player_withdraw.html",
+        {**tournament_context(request.user, tournament), "player": player},
+    )
