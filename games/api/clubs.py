@@ -10,7 +10,7 @@ from typing import Any
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -68,6 +68,37 @@ class ClubDetailView(APIView):
     @extend_schema(
         tags=["clubs"],
         summary="Read a club: its seasons and rating list",
+        examples=[
+            OpenApiExample(
+                "Club",
+                response_only=True,
+                value={
+                    "slug": "haifa-joker",
+                    "name": "Haifa Joker",
+                    "members": 12,
+                    "seasons": [
+                        {
+                            "slug": "spring-2026",
+                            "name": "Spring 2026",
+                            "rule": {
+                                "rule": "best",
+                                "best": 2,
+                                "place_points": [25, 20, 16],
+                                "cap": None,
+                            },
+                        }
+                    ],
+                    "ranking": [
+                        {
+                            "rank": 1,
+                            "member": {"id": 7, "name": "Ada Peretz"},
+                            "rating": 1376,
+                            "games": 24,
+                        }
+                    ],
+                },
+            )
+        ],
         description="Anyone may read it. `ranking` lists the members with a rating, best "
         "first; a rating is `1000 + 40 (mu - 3 sigma)` of the member's Plackett-Luce rating.",
         responses={200: ClubOut, **errors(404)},
@@ -99,10 +130,18 @@ class MemberOut(serializers.Serializer):
     joined_on = serializers.DateField(allow_null=True)
 
 
+MEMBER_EXAMPLE = OpenApiExample(
+    "Member",
+    response_only=True,
+    value={"id": 7, "name": "Ada Peretz", "code": "117", "joined_on": None},
+)
+
+
 class MemberListView(APIView):
     @extend_schema(
         tags=["clubs"],
         summary="List a club's members",
+        examples=[MEMBER_EXAMPLE],
         description="Every member of the club, by name.",
         responses={200: MemberOut(many=True), **errors(404)},
     )
@@ -112,6 +151,12 @@ class MemberListView(APIView):
     @extend_schema(
         tags=["clubs"],
         summary="Register a member",
+        examples=[
+            OpenApiExample(
+                "New member", request_only=True, value={"name": "Ada Peretz", "code": "117"}
+            ),
+            MEMBER_EXAMPLE,
+        ],
         description="The club's organisers only. `code` is the club's membership number, "
         "unique in the club when given.",
         request=MemberIn,
@@ -151,6 +196,31 @@ class MemberDetailView(APIView):
     @extend_schema(
         tags=["clubs"],
         summary="Read a member: events and rating history",
+        examples=[
+            OpenApiExample(
+                "Member",
+                response_only=True,
+                value={
+                    "id": 7,
+                    "name": "Ada Peretz",
+                    "code": "117",
+                    "joined_on": None,
+                    "rating": 1032,
+                    "events": [{"tournament": "spring-1", "player": 4, "rank": 2, "score": 57}],
+                    "history": [
+                        {
+                            "tournament": "spring-1",
+                            "round": 1,
+                            "table": 2,
+                            "game": 1,
+                            "rating": 1032,
+                            "mu": 27.9,
+                            "sigma": 8.2,
+                        }
+                    ],
+                },
+            )
+        ],
         description="Events are the tournaments the member played that the caller may see.",
         responses={200: MemberDetailOut, **errors(404)},
     )
@@ -181,6 +251,22 @@ class SeasonListView(APIView):
     @extend_schema(
         tags=["clubs"],
         summary="Declare a season",
+        examples=[
+            OpenApiExample(
+                "Best 6 of 8",
+                request_only=True,
+                value={"name": "Spring 2026", "rule": {"rule": "best", "best": 6, "cap": 120}},
+            ),
+            OpenApiExample(
+                "Season",
+                response_only=True,
+                value={
+                    "slug": "spring-2026",
+                    "name": "Spring 2026",
+                    "rule": {"rule": "best", "best": 6, "place_points": [25, 20, 16], "cap": 120},
+                },
+            ),
+        ],
         description="The club's organisers only. Its tournaments are totalled by `rule`.",
         request=SeasonIn,
         responses={201: SeasonOut, **errors(400, 401, 403, 404)},
@@ -214,6 +300,39 @@ class SeasonStandingsView(APIView):
     @extend_schema(
         tags=["clubs"],
         summary="Read a season's standings",
+        examples=[
+            OpenApiExample(
+                "Season standings",
+                response_only=True,
+                value={
+                    "season": {
+                        "slug": "spring-2026",
+                        "name": "Spring 2026",
+                        "rule": {
+                            "rule": "sum",
+                            "best": None,
+                            "place_points": [25, 20, 16],
+                            "cap": None,
+                        },
+                    },
+                    "version": 3,
+                    "computed_at": "2026-03-21T22:10:00Z",
+                    "events": ["spring-1", "spring-2"],
+                    "rows": [
+                        {
+                            "rank": 1,
+                            "member": {"id": 7, "name": "Ada Peretz"},
+                            "total": 88,
+                            "events": 2,
+                            "contributions": [
+                                {"event": "spring-1", "value": 57, "counted": True},
+                                {"event": "spring-2", "value": 31, "counted": True},
+                            ],
+                        }
+                    ],
+                },
+            )
+        ],
         description="The members' season totals by the season's rule, best first; each "
         "row says what each event it played contributed and whether that counted.",
         responses={200: SeasonStandingsOut, **errors(404)},
@@ -247,6 +366,12 @@ class TournamentClubView(TournamentScoped, APIView):
     @extend_schema(
         tags=["clubs"],
         summary="Hold a tournament under a club",
+        examples=[
+            OpenApiExample(
+                "Rated, in a season",
+                value={"club": "haifa-joker", "season": "spring-2026", "rated": True},
+            )
+        ],
         description="Organisers of the tournament who also organise the club (the old and "
         "the new one). A rated tournament's games update the club members' ratings.",
         request=HeldUnderIn,
@@ -282,6 +407,7 @@ class PlayerMemberView(TournamentScoped, APIView):
     @extend_schema(
         tags=["clubs"],
         summary="Link a player to a club member",
+        examples=[OpenApiExample("Link", value={"member": 7})],
         description="Organisers only; the tournament must be held under the member's club, "
         "and a member is at most one player of a tournament.",
         request=PlayerMemberIn,

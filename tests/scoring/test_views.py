@@ -72,10 +72,14 @@ def test_rack_value_uses_the_tournaments_joker_penalty(as_user, alice, bob):
     assert "= 57 points" in text(as_user("bob").get(url, {"tiles": "J 7"}))
 
 
-def test_rack_value_is_for_staff(as_user, club):
+def test_rack_value_is_for_anyone_who_may_view(as_user, club):
+    """A calculator of the public rules, needed by a phone signed in by a table link (which
+    scores at one table only): it may answer whoever may read the tournament."""
     url = reverse("rack-value", kwargs={"slug": club.slug})
-    assert as_user("anon").get(url, {"tiles": "R4"}).status_code == 302
-    assert as_user("mallory").get(url, {"tiles": "R4"}).status_code == 403
+    assert as_user("anon").get(url, {"tiles": "R4"}).status_code == 200
+    Tournament.objects.filter(pk=club.pk).update(public=False)
+    assert as_user("mallory").get(url, {"tiles": "R4"}).status_code in (403, 404)
+    assert as_user("bob").get(url, {"tiles": "R4"}).status_code == 200
 
 
 def test_finished_tournaments_are_not_polled(as_user, played):
