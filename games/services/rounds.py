@@ -295,7 +295,7 @@ def _require_results_or_anyway(tournament: Tournament, number: int, open_anyway:
         raise RuleError("open_anyway", "must be true or false.")
     if open_anyway:
         return
-    gaps = results_open_before(tournament, number)
+    gaps = round_results_missing(tournament, number)
     if gaps:
         raise Conflict(
             "open_anyway",
@@ -383,7 +383,7 @@ def _preview(tournament: Tournament, number: int, seating: Seating) -> DrawPrevi
         quality_words=quality_sentences(figures),
         table_sizes=table_sizes_sentence(sizes, tournament.games_per_table),
         uneven=uneven_games(sizes, tournament.games_per_table),
-        gaps=results_open_before(tournament, number),
+        gaps=round_results_missing(tournament, number),
     )
 
 
@@ -569,7 +569,7 @@ class RoundGaps:
         return f"round {self.round}: " + "; ".join(parts)
 
 
-def results_open_before(tournament: Tournament, number: int) -> list[RoundGaps]:
+def round_results_missing(tournament: Tournament, number: int) -> list[RoundGaps]:
     """Per round before round `number`, the games still without a confirmed result (one
     query). Rounds with every game confirmed are left out."""
     confirmed = Result.objects.filter(game=OuterRef("pk"), status=Result.Status.CONFIRMED)
