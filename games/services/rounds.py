@@ -1,6 +1,6 @@
-"""Writes for rounds: open the next round (seat everyone, create the tables' games), swap
-two players' seats and cancel the last round before any result — each one transaction,
-refused first to anyone but the tournament's organisers.
+"""Writes for rounds: preview and open the next round (seat everyone, create the tables'
+games), swap two players' seats and cancel the last round before any result — each one
+transaction, refused first to anyone but the tournament's organisers.
 
 Terms (RULES.md §7, `scoring.seating`):
 * draw — who sits at which table in which seat: given by hand (`manual`) or drawn by the
@@ -8,6 +8,14 @@ Terms (RULES.md §7, `scoring.seating`):
 * history — the seatings of the earlier rounds, which the draw avoids repeating.
 * quality — the figures the seating engine gives for a draw (repeat meetings, starter
   balance, for Swiss the rank spread), stored with the round as the engine gave them.
+* preview — the draw that opening the round would make, said in words, with nothing
+  saved (`round_draw`); committing it (`round_open` with the previewed `tables`, `seed`
+  and `number`) opens exactly that draw, swaps made by hand included.
+* missing results — games of earlier rounds without a confirmed result (none at all, or
+  one waiting for confirmation); the next round then opens only with `open_anyway`.
+
+Where the seating happens: `_players_to_seat` chooses who is seated, `_seating` is the one
+caller of `_draw` (the engine) for the preview and the commit alike.
 
 Lock order, everywhere: the tournament row first, then games (see `games.services.locks`).
 
