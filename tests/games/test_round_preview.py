@@ -233,3 +233,15 @@ def test_a_swiss_preview_says_its_rank_spread(alice, bob):
 )
 def test_same_club_pairs(tables, clubs, pairs):
     assert same_club_pairs(tables, clubs) == pairs
+
+
+@pytest.mark.parametrize("players", [8, 64])
+def test_a_preview_costs_a_fixed_number_of_queries(alice, bob, players,
+                                                   django_assert_max_num_queries):  # fmt: skip
+    club = make_tournament(alice, scorekeepers=[bob], players=players)
+    open_round(club, alice)
+    open_round(club, alice)
+    # However many players: permission, rounds, players, history, clubs, missing results.
+    with django_assert_max_num_queries(10):
+        preview = round_draw(tournament=club, by=alice, method="random", seed=1)
+    assert preview.number == 3 and len(preview.gaps) == 2
