@@ -74,7 +74,8 @@ def quality_sentences(quality: Mapping[str, Any]) -> list[str]:
         sentences.append(
             "No two players of the same club share a table."
             if not pairs
-            else f"{_plural(pairs, 'pair')} of players of the same club share a table."
+            else f"{_plural(pairs, 'pair')} of players of the same club "
+            f"{'shares' if pairs == 1 else 'share'} a table."
         )
     if "starter_balance" in quality:
         sentences.append(_starters(quality["starter_balance"]))
@@ -87,7 +88,8 @@ def _repeats(pairs: int, most: int) -> str:
     if not pairs:
         return "Nobody meets an earlier opponent again."
     return (
-        f"{_plural(pairs, 'pair')} of players meet again; after this round no two players "
+        f"{_plural(pairs, 'pair')} of players {'meets' if pairs == 1 else 'meet'} again; "
+        "after this round no two players "
         f"will have met more than {_plural(most, 'time')}."
     )
 
