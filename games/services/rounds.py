@@ -263,6 +263,9 @@ def round_open(
     tournament = lock_tournament(tournament)
     require(by, tournament, "organise")
     require_open(tournament)
+    returned = method != Round.Method.MANUAL and tables is not None and seed is not None
+    if returned and number is None:
+        raise RuleError("number", "send the previewed draw back with its round number.")
     number = _next_number(tournament, number)
     _require_results_or_anyway(tournament, number, open_anyway)
     seating = _seating(tournament, method, number, tables, seed)

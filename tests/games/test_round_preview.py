@@ -157,11 +157,16 @@ def test_a_withdrawn_player_in_committed_tables_is_refused(fourteen, alice):
     assert not Round.objects.exists()
 
 
-def test_drawn_tables_without_a_seed_are_refused(fourteen, alice):
+def test_drawn_tables_without_a_seed_or_number_are_refused(fourteen, alice):
     preview = round_draw(tournament=fourteen, by=alice, method="random", seed=4)
     with pytest.raises(RuleError, match="previewed draw with its seed") as refused:
-        round_open(tournament=fourteen, by=alice, method="random", tables=preview.tables)
+        round_open(tournament=fourteen, by=alice, method="random", tables=preview.tables,
+                   number=1)  # fmt: skip
     assert refused.value.path == ("tables",)
+    with pytest.raises(RuleError, match="its round number") as refused:
+        round_open(tournament=fourteen, by=alice, method="random", tables=preview.tables, seed=4)
+    assert refused.value.path == ("number",)
+    assert not Round.objects.exists()
 
 
 def test_missing_results_are_warned_and_need_open_anyway(alice, bob):
