@@ -15,7 +15,9 @@ Terms:
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -263,6 +265,77 @@ class RoundOpenForm(PageForm):
         if problems:
             raise forms.ValidationError(problems)
         return tables
+
+
+class RoundDrawForm(PageForm):
+    """A previewed draw, carried in hidden fields between the preview page and the commit
+    (`games.services.rounds.round_draw` / `round_open` check it again), with the preview
+    page's own inputs: two players to swap in the draw, and "open anyway"."""
+
+    method = forms.ChoiceField(choices=Round.Method.choices, widget=forms.HiddenInput)
+    seed = WholeNumberField(required=False, widget=forms.HiddenInput)
+    number = WholeNumberField(widget=forms.HiddenInput)
+    draw = forms.CharField(widget=forms.HiddenInput)
+    player_a = forms.TypedChoiceField(label="Player", coerce=int, required=False, empty_value=None)
+    player_b = forms.TypedChoiceField(
+        label="swaps seats with", coerce=int, required=False, empty_value=None
+    )
+    open_anyway = forms.BooleanField(
+        label="Open anyway, although results are missing", required=False
+    )
+
+    def __init__(self, *args: Any, seats: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not seats and self.is_bound:
+            seats = [(pid, str(pid)) for table in self._posted_draw() for pid in table]
+        choices = [("", "—"), *seats]
+        self.fields["player_a"].choices = choices
+        self.fields["player_b"].choices = choices
+
+    def _posted_draw(self) -> list[list[int]]:
+        try:
+            return _draw_tables(self.data.get("draw", ""))
+        except forms.ValidationError:
+            return []
+
+    def clean_draw(self) -> list[list[int]]:
+        return _draw_tables(self.cleaned_data.get("draw") or "")
+
+    def swapped(self) -> list[list[int]]:
+        """The draw with the two chosen players' seats exchanged."""
+        a, b = self.cleaned_data.get("player_a"), self.cleaned_data.get("player_b")
+        for name, value in (("player_a", a), ("player_b", b)):
+            if value is None:
+                self.add_error(name, "Choose a player.")
+        if a is not None and a == b:
+            self.add_error("player_b", "Choose two different players.")
+        if self.errors:
+            raise forms.ValidationError("no swap")
+        where = {pid: (t, s) for t, table in enumerate(self.cleaned_data["draw"]) for s, pid in
+                 enumerate(table)}  # fmt: skip
+        tables = [list(table) for table in self.cleaned_data["draw"]]
+        (ta, sa), (tb, sb) = where[a], where[b]
+        tables[ta][sa], tables[tb][sb] = b, a
+        return tables
+
+
+def _draw_tables(text: str) -> list[list[int]]:
+    """The draw as the preview page wrote it: JSON, a list of lists of player ids."""
+    try:
+        tables = json.loads(text)
+    except ValueError:
+        tables = None
+    if not isinstance(tables, list) or not all(
+        isinstance(table, list)
+        and all(isinstance(p, int) and not isinstance(p, bool) for p in table)
+        for table in tables
+    ):
+        raise forms.ValidationError("The previewed draw could not be read; preview it again.")
+    return tables
+
+
+def draw_json(tables: list[list[int]]) -> str:
+    return json.dumps(tables, separators=(",", ":"))
 
 
 class SeatSwapForm(PageForm):

@@ -228,14 +228,19 @@ class StandingsTable:
         return self.query(self.page + 1)
 
     @property
-    def cells(self) -> list[tuple[dict[str, Any], list[int | None]]]:
+    def cells(self) -> list[tuple[dict[str, Any], list[Any]]]:
         """Each row with its metric values in column order (templates cannot index)."""
         keys = [column.key for column in self.columns]
-        return [(row, [row["metrics"].get(key) for key in keys]) for row in self.rows]
+        return [(row, [_shown(row["metrics"].get(key)) for key in keys]) for row in self.rows]
 
     @property
     def paged(self) -> bool:
         return self.pages > 1
+
+
+def _shown(value: Any) -> Any:
+    """A per-game metric with its 2 decimal places ("30.00"); whole numbers as they are."""
+    return f"{value:.2f}" if isinstance(value, float) else value
 
 
 def standings_page_of(

@@ -66,6 +66,16 @@ Decisions where RULES.md is silent
   simply share the lot value and the player-id order applies.
 * ``table_wins`` counts tables, which is the same as rounds because a player sits at one
   table per round; lines that break that invariant raise ``ValueError``.
+* ``score_per_game`` and ``won_per_game`` (``score`` and ``games_won`` divided by
+  ``games_played``) are there so that players at a table of 3, who play fewer games than
+  those at a table of 4 when each table plays one game per seat, are not ranked down for
+  it. Each is rounded to 2 decimal places, halves away from zero (12.345 -> 12.35,
+  -4.625 -> -4.63), computed exactly from the whole numbers (no float error), and the
+  ranking compares the rounded values: what the table shows is what ranks, so two
+  players shown equal are equal and the next metric decides. A player without a
+  confirmed game has 0 (like ``score`` and ``best_game``). Like ``head_to_head`` they are
+  reported only when they are part of the ranking (they are plain quotients of metrics
+  every row has anyway); they are the only metrics that are not whole numbers.
 * Inconsistent input (a line for an unregistered player, one player twice in a game or in
   a part of a series, a game in two tables or rounds, a table in two rounds, a series line
   without a game, a penalty count for an unknown player) is a bug on the calling side, not
@@ -132,7 +142,7 @@ class StandingRow:
 
     rank: int
     player: int
-    metrics: dict[str, int]
+    metrics: dict[str, float]  # whole numbers except the per-game metrics
 
 
 # In the order of RULES.md §7's table; the order is also the column order of a row's metrics.
@@ -150,10 +160,14 @@ METRICS: dict[str, Metric] = {
         Metric("best_game", "Best game", "Best", "higher"),
         Metric("penalties", "Penalties", "Pen", "lower"),
         Metric("lot", "Lot", "Lot", "higher"),
+        Metric("score_per_game", "Score per game", "Pts/G", "higher"),
+        Metric("won_per_game", "Games won per game", "W/G", "higher"),
     )
 }
 
 HEAD_TO_HEAD = "head_to_head"
+# Per-game metric -> the total it divides by games_played ("Decisions" above).
+PER_GAME = {"score_per_game": "score", "won_per_game": "games_won"}
 # The metrics that need to know who sat with whom; every other one is a per-player sum.
 SERIES_METRICS = frozenset({"table_wins", "opponents_score", HEAD_TO_HEAD})
 
@@ -207,6 +221,15 @@ def validate_ranking(ranking: object, field: str | Path = "ranking") -> tuple[st
 
 def _type_name(value: object) -> str:
     return "null" if value is None else type(value).__name__
+
+
+def per_game(total: int, games: int) -> float:
+    """``total / games`` rounded to 2 decimal places, halves away from zero; 0 without a
+    game. Exact: the rounding is done on whole numbers of hundredths."""
+    if games <= 0:
+        return 0.0
+    hundredths = (abs(total) * 200 + games) // (2 * games)
+    return (-hundredths if total < 0 else hundredths) / 100
 
 
 def lot_draw(lot_seed: str, player: int) -> int:
@@ -377,30 +400,35 @@ def _finish(
         penalty_counts[player] = count
     values["penalties"] = penalty_counts
     values["lot"] = {p: lot_draw(lot_seed, p) for p in roster}
+    table: dict[str, Mapping[int, float]] = dict(values)
+    for average, total in PER_GAME.items():
+        if average in order:
+            games = values["games_played"]
+            table[average] = {p: per_game(values[total][p], games[p]) for p in roster}
 
     # 0 for an active player, 1 for a withdrawn one: the first part of every sort key and
     # tied group, so the two never mix. Not a metric: it is not reported in the rows.
     standing = {p: int(p in withdrawn) for p in roster}
     if HEAD_TO_HEAD in order:
         before = order[: order.index(HEAD_TO_HEAD)]
-        values[HEAD_TO_HEAD] = _head_to_head(roster, before, values, parts, standing)
+        table[HEAD_TO_HEAD] = _head_to_head(roster, before, table, parts, standing)
 
     # Sort key: a tuple in which smaller is better, so "higher" metrics are negated; the
     # player id after it only makes the order inside a shared rank deterministic.
-    columns = [(values[k], -1 if METRICS[k].direction == "higher" else 1) for k in order]
+    columns = [(table[k], -1 if METRICS[k].direction == "higher" else 1) for k in order]
     keyed = sorted(
         ((standing[p], *(sign * column[p] for column, sign in columns)), p) for p in roster
     )
 
-    reported = [k for k in METRICS if k in values]
+    reported = [k for k in METRICS if k in table]
     rows: list[StandingRow] = []
-    previous_key: tuple[int, ...] | None = None
+    previous_key: tuple[float, ...] | None = None
     rank = 0
     for place, (key, player) in enumerate(keyed, start=1):
         if key != previous_key:  # competition ranking: a new value takes its place number
             rank = place
             previous_key = key
-        rows.append(StandingRow(rank, player, {k: values[k][player] for k in reported}))
+        rows.append(StandingRow(rank, player, {k: table[k][player] for k in reported}))
     return rows
 
 
@@ -541,7 +569,7 @@ def _parts(table_lines: list[SeriesLine], table: int, source: str) -> list[list[
 def _head_to_head(
     roster: list[int],
     before: tuple[str, ...],
-    values: dict[str, dict[int, int]],
+    values: Mapping[str, Mapping[int, float]],
     parts: list[list[SeriesLine]],
     standing: Mapping[int, int],
 ) -> dict[int, int]:
@@ -554,7 +582,7 @@ def _head_to_head(
     it. The games of a part all have the same players, so a part's games count all or
     none: the sum runs over series lines, not games.
     """
-    group_ids: dict[tuple[int, ...], int] = {}
+    group_ids: dict[tuple[float, ...], int] = {}
     group_of = {
         player: group_ids.setdefault(
             (standing[player], *(values[k][player] for k in before)), len(group_ids)

@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied
 
 from games.models import Penalty, Result, Seat
 from games.services.results import penalty_record, penalty_void, result_confirm, result_submit
-from games.services.rounds import round_cancel, round_open, seat_swap
+from games.services.rounds import round_cancel, round_draw, round_open, seat_swap
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, rummikub_racks, seated
 from tournaments.models import Player, Round, StaffInvitation, StaffMember, Tournament
@@ -82,7 +82,10 @@ WRITES = {
     "players_import_csv": lambda t, who: players_import_csv(
         tournament=t, by=who, data="name\nEve\n"
     ),
-    "round_open": lambda t, who: round_open(tournament=t, by=who, method="random"),
+    "round_open": lambda t, who: round_open(
+        tournament=t, by=who, method="random", open_anyway=True
+    ),
+    "round_draw": lambda t, who: round_draw(tournament=t, by=who, method="random"),
     "round_cancel": lambda t, who: round_cancel(round_=t.rounds.get(number=1), by=who),
     "seat_swap": lambda t, who: seat_swap(
         round_=t.rounds.get(number=1),

@@ -62,3 +62,15 @@ def field_errors(page: str, field_id: str) -> list[str]:
 
 def text(response) -> str:
     return response.content.decode()
+
+
+def hidden_fields(page: str) -> dict[str, str]:
+    """The hidden inputs of a page by name (the carried draw of a round preview, say)."""
+    fields = {}
+    for tag in re.findall(r"<input [^>]*>", page):
+        if 'type="hidden"' in tag:
+            name = re.search(r'name="([^"]*)"', tag)
+            value = re.search(r'value="([^"]*)"', tag)
+            if name:
+                fields[name.group(1)] = html.unescape(value.group(1)) if value else ""
+    return fields

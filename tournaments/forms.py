@@ -112,7 +112,12 @@ class TournamentForm(PageForm):
         required=False,
         help_text="Metric keys in order, e.g. 'games_won, score'. Blank: the preset's. Keys: "
         + ", ".join(f"{key} ({metric.name.lower()})" for key, metric in METRICS.items())
-        + ".",
+        + ". Uneven tables: when the players do not divide into tables of the same size "
+        "(14 players at tables of 4 sit at 2 tables of 4 and 2 of 3), a table of 3 plays "
+        "3 games and a table of 4 plays 4, so totals favour the bigger tables. Rank by "
+        "score_per_game and won_per_game (score and games won divided by games played, to "
+        "2 decimal places, halves away from zero; players shown equal are equal and the "
+        "next metric decides) to compare them fairly, e.g. 'won_per_game, score_per_game'.",
     )
     table_size = _optional_int(
         "Players per table",

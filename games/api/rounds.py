@@ -8,7 +8,12 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
@@ -16,6 +21,7 @@ from rest_framework.views import APIView
 
 from tournaments.api.common import (
     RawJSONField,
+    StrictBooleanField,
     StrictChoiceField,
     StrictInput,
     StrictIntegerField,
@@ -103,9 +109,153 @@ class RoundIn(StrictInput):
         help_text="The number of the round you mean to open (optional). When given and "
         "another round is next — a repeated request opened it already — nothing is opened "
         "and the answer is 409, naming the last round open in `last_round`. Send it to make "
-        "a repeated click or retry harmless.",
+        "a repeated click or retry harmless. Required to commit a previewed draw.",
+    )
+    dry_run = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="true: answer 200 with the draw that would be made (a preview: tables, "
+        "starters, quality in words, table sizes, missing results of earlier rounds) and "
+        "save nothing. Its `commit` member is the body that opens exactly that draw.",
+    )
+    open_anyway = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="Open although earlier rounds have games without a confirmed result; "
+        "without it such a request answers 409 naming `open_anyway` and listing them in "
+        "`missing_results`.",
     )
 
+
+class DrawnSeatOut(serializers.Serializer):
+    position = serializers.IntegerField()
+    player = serializers.IntegerField(help_text="Player id.")
+
+
+class DrawnGameOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    starter = serializers.IntegerField(help_text="Seat position of the player who starts.")
+
+
+class DrawnTableOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    seats = DrawnSeatOut(many=True)
+    games = DrawnGameOut(many=True)
+
+
+class MissingResultsOut(serializers.Serializer):
+    round = serializers.IntegerField()
+    missing = serializers.IntegerField(help_text="Games without any result.")
+    missing_tables = serializers.ListField(child=serializers.IntegerField())
+    unconfirmed = serializers.IntegerField(help_text="Games whose result awaits confirmation.")
+    unconfirmed_tables = serializers.ListField(child=serializers.IntegerField())
+    message = serializers.CharField(source="sentence")
+
+
+class DrawCommitOut(serializers.Serializer):
+    method = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True)
+    number = serializers.IntegerField()
+    tables = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
+    open_anyway = serializers.BooleanField()
+
+
+class DrawOut(serializers.Serializer):
+    number = serializers.IntegerField(help_text="The round this draw would open.")
+    method = serializers.ChoiceField(choices=Round.Method.choices)
+    seed = serializers.IntegerField(
+        allow_null=True, help_text="The seed drawn from (null for manual)."
+    )
+    tables = DrawnTableOut(many=True)
+    quality = RawJSONField(schema=QUALITY_SCHEMA)
+    quality_words = serializers.ListField(
+        child=serializers.CharField(), help_text="The quality figures in sentences."
+    )
+    table_sizes = serializers.CharField(
+        help_text="The tables by size and their games, e.g. '2 tables of 4 and 2 tables of "
+        "3; tables of 3 play 3 games.'"
+    )
+    uneven = serializers.BooleanField(help_text="Some players play fewer games than others.")
+    missing_results = MissingResultsOut(many=True, help_text="Per earlier round, if any.")
+    open_anyway_needed = serializers.BooleanField()
+    commit = DrawCommitOut(help_text="POST this body to open exactly this draw.")
+
+
+def draw_out(preview: services.DrawPreview) -> dict[str, Any]:
+    return {
+        "number": preview.number,
+        "method": preview.method,
+        "seed": preview.seed,
+        "tables": [
+            {
+                "number": index + 1,
+                "seats": [{"position": n, "player": p} for n, p in enumerate(players, 1)],
+                "games": [
+                    {"number": n, "starter": services.starter_of(n, len(players))}
+                    for n in range(1, preview.games[index] + 1)
+                ],
+            }
+            for index, players in enumerate(preview.tables)
+        ],
+        "quality": preview.quality,
+        "quality_words": preview.quality_words,
+        "table_sizes": preview.table_sizes,
+        "uneven": preview.uneven,
+        "missing_results": preview.gaps,
+        "open_anyway_needed": preview.needs_open_anyway,
+        "commit": {
+            "method": preview.method,
+            "seed": preview.seed,
+            "number": preview.number,
+            "tables": preview.tables,
+            "open_anyway": preview.needs_open_anyway,
+        },
+    }
+
+
+DRAW_EXAMPLE = {
+    "number": 2,
+    "method": "random",
+    "seed": 91827,
+    "tables": [
+        {
+            "number": 1,
+            "seats": [{"position": n, "player": p} for n, p in enumerate([11, 15, 19, 23], 1)],
+            "games": [{"number": n, "starter": n} for n in range(1, 5)],
+        },
+        {
+            "number": 2,
+            "seats": [{"position": n, "player": p} for n, p in enumerate([12, 16, 20], 1)],
+            "games": [{"number": n, "starter": n} for n in range(1, 4)],
+        },
+    ],
+    "quality": {"repeat_pairs": 0, "max_meetings": 1, "starter_balance": 1, "same_club_pairs": 0},
+    "quality_words": [
+        "Nobody meets an earlier opponent again.",
+        "No two players of the same club share a table.",
+        "Starts are as even as they can be (most and fewest starts differ by at most 1).",
+    ],
+    "table_sizes": "1 table of 4 and 1 table of 3; tables of 3 play 3 games.",
+    "uneven": True,
+    "missing_results": [
+        {
+            "round": 1,
+            "missing": 3,
+            "missing_tables": [2],
+            "unconfirmed": 0,
+            "unconfirmed_tables": [],
+            "message": "round 1: 3 games missing at table 2",
+        }
+    ],
+    "open_anyway_needed": True,
+    "commit": {
+        "method": "random",
+        "seed": 91827,
+        "number": 2,
+        "tables": [[11, 15, 19, 23], [12, 16, 20]],
+        "open_anyway": True,
+    },
+}
 
 ROUND_EXAMPLE = {
     "number": 1,
@@ -159,21 +309,57 @@ class RoundListView(TournamentScoped, ListAPIView):
 
     @extend_schema(
         tags=["rounds"],
-        summary="Open the next round",
+        summary="Open the next round (or preview it)",
         description="Organisers only. Seats every active player and creates each table's "
         "games: `games_per_table`, or one per seated player; game n is started by seat "
         "((n-1) mod seats) + 1. `manual` takes `tables` (player ids, 2 to table_size per "
         "table, every active player exactly once); the other methods draw the seating. "
-        "With `number`, a repeated request gets 409 instead of opening another round.",
+        "With `number`, a repeated request gets 409 instead of opening another round.\n\n"
+        "Two steps: `dry_run: true` answers 200 with the draw that would be made and saves "
+        "nothing (send `seed` again to see the same draw, leave it out for a new one; send "
+        "`tables` back with a drawn method to measure a draw swapped by hand). Then POST "
+        "the preview's `commit` body — the drawn method with `tables`, `seed` and `number` "
+        "— to open exactly that draw: 409 naming `number` when another round was opened "
+        "meanwhile (a stale preview), 400 naming `tables` when the tables do not seat "
+        "exactly the players to seat.\n\nWhile an earlier round has games without a "
+        "confirmed result, opening needs `open_anyway: true`; without it the answer is 409 "
+        "naming `open_anyway`, the rounds listed in `missing_results`, nothing saved.",
         request=RoundIn,
-        responses={201: RoundOut, **errors(400, 401, 403, 404, 409)},
+        responses={
+            200: OpenApiResponse(DrawOut, description="`dry_run`: the draw, nothing saved."),
+            201: RoundOut,
+            **errors(400, 401, 403, 404, 409),
+        },
         examples=[
             OpenApiExample(
                 "Manual",
                 value={"method": "manual", "tables": [[11, 12, 13, 14], [15, 16, 17]]},
                 request_only=True,
             ),
+            OpenApiExample(
+                "Preview", value={"method": "random", "dry_run": True}, request_only=True
+            ),
+            OpenApiExample(
+                "Commit a preview",
+                value=DRAW_EXAMPLE["commit"],
+                request_only=True,
+            ),
             OpenApiExample("Opened", value=ROUND_EXAMPLE, response_only=True),
+            OpenApiExample(
+                "Previewed", value=DRAW_EXAMPLE, response_only=True, status_codes=["200"]
+            ),
+            OpenApiExample(
+                "Results missing",
+                value={
+                    "open_anyway": [
+                        "round 1: 3 games missing at table 2. Say 'open anyway' to open "
+                        "round 2 all the same."
+                    ],
+                    "missing_results": ["round 1: 3 games missing at table 2"],
+                },
+                response_only=True,
+                status_codes=["409"],
+            ),
             OpenApiExample(
                 "Already open",
                 value={
@@ -190,11 +376,21 @@ class RoundListView(TournamentScoped, ListAPIView):
         data = valid(RoundIn, request.data)
         # `seed` only when given: the service draws one otherwise.
         extra = {key: data[key] for key in ("seed", "number") if data.get(key) is not None}
+        if data["dry_run"]:
+            preview = services.round_draw(
+                tournament=tournament,
+                by=request.user,
+                method=data["method"],
+                tables=data.get("tables"),
+                **extra,
+            )
+            return Response(DrawOut(draw_out(preview)).data)
         round_ = services.round_open(
             tournament=tournament,
             by=request.user,
             method=data["method"],
             tables=data.get("tables"),
+            open_anyway=data["open_anyway"],
             **extra,
         )
         return Response(

@@ -10,7 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import renderers, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -30,13 +35,24 @@ class StandingsPlayerOut(serializers.Serializer):
     status = serializers.CharField()
 
 
+@extend_schema_field(OpenApiTypes.NUMBER)
+class MetricValueField(serializers.Field):
+    """A metric's value as computed: a whole number, or (the per-game metrics) a number
+    with 2 decimal places."""
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
 class StandingsRowOut(serializers.Serializer):
     rank = serializers.IntegerField(help_text="Equal on every ranking metric → equal rank.")
     player = StandingsPlayerOut()
     metrics = serializers.DictField(
-        child=serializers.IntegerField(),
+        child=MetricValueField(),
         help_text="Every metric of `ranking`, plus games_played, games_won, score, penalties "
-        "and the other cheap metrics.",
+        "and the other cheap metrics. Whole numbers, except score_per_game and won_per_game "
+        "(score and games won divided by games played, rounded to 2 decimal places, halves "
+        "away from zero; ranked as rounded), which are reported only when in `ranking`.",
     )
 
 

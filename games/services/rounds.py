@@ -1,6 +1,6 @@
-"""Writes for rounds: open the next round (seat everyone, create the tables' games), swap
-two players' seats and cancel the last round before any result — each one transaction,
-refused first to anyone but the tournament's organisers.
+"""Writes for rounds: preview and open the next round (seat everyone, create the tables'
+games), swap two players' seats and cancel the last round before any result — each one
+transaction, refused first to anyone but the tournament's organisers.
 
 Terms (RULES.md §7, `scoring.seating`):
 * draw — who sits at which table in which seat: given by hand (`manual`) or drawn by the
@@ -14,6 +14,14 @@ Terms (RULES.md §7, `scoring.seating`):
 * clubs, fixed tables — what the drawn methods also weigh (`_seating_wishes`): players of
   one club apart as the tournament's `club_avoidance` says, and players with a
   `fixed_table` at that table. A hand-made (`manual`) seating is taken as given.
+* preview — the draw that opening the round would make, said in words, with nothing
+  saved (`round_draw`); committing it (`round_open` with the previewed `tables`, `seed`
+  and `number`) opens exactly that draw, swaps made by hand included.
+* missing results — games of earlier rounds without a confirmed result (none at all, or
+  one waiting for confirmation); the next round then opens only with `open_anyway`.
+
+Where the seating happens: `_players_to_seat` chooses who is seated (the present players),
+`_seating` is the one caller of `_draw` (the engine) for the preview and the commit alike.
 
 Lock order, everywhere: the tournament row first, then games (see `games.services.locks`).
 
@@ -24,10 +32,11 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef
 
 from scoring.errors import Conflict, RuleError, raise_all
 from scoring.seating import (
@@ -42,6 +51,12 @@ from scoring.seating import (
     seat_swiss,
     table_rank_spreads,
     table_sizes,
+)
+from scoring.seating.words import (
+    games_at,
+    quality_sentences,
+    table_sizes_sentence,
+    uneven_games,
 )
 from tournaments.lifecycle import require_open
 from tournaments.models import Player, Round, SeatingPlan, Tournament
@@ -86,9 +101,15 @@ def starter_of(game_number: int, seats: int) -> int:
 
 
 def _check_manual_tables(
-    tournament: Tournament, tables: object, active: Mapping[int, Player]
+    tournament: Tournament,
+    tables: object,
+    active: Mapping[int, Player],
+    *,
+    largest: int | None = None,
 ) -> list[list[int]]:
-    """Every present player exactly once, tables of 2..table_size, nobody else."""
+    """Every present player exactly once, tables of 2..table_size (or `largest`, when a
+    draw made them bigger), nobody else."""
+    largest = largest or tournament.table_size
     if not isinstance(tables, list) or not tables:
         raise RuleError("tables", "list the tables, each a list of player ids.")
     errors: list[RuleError] = []
@@ -100,12 +121,11 @@ def _check_manual_tables(
         ):
             errors.append(RuleError("tables", f"table {index}: must be a list of player ids."))
             continue
-        if not 2 <= len(table) <= tournament.table_size:
+        if not 2 <= len(table) <= largest:
             errors.append(
                 RuleError(
                     "tables",
-                    f"table {index}: seats {len(table)} players; a table seats 2 to "
-                    f"{tournament.table_size}.",
+                    f"table {index}: seats {len(table)} players; a table seats 2 to {largest}.",
                 )
             )
         errors += _seat_errors(index, table, known, seen, active)
@@ -229,6 +249,72 @@ def _fixed_tables(
     return fixed
 
 
+@dataclass(frozen=True)
+class DrawPreview:
+    """The draw `round_open` would make, and what the organiser is told about it.
+
+    `tables` — player ids per table in seat order (what `round_open` takes back);
+    `games` — per table, how many games it plays; `quality` — the seating engine's
+    figures (plus `same_club_pairs`), `quality_words` the same in sentences;
+    `table_sizes` — the tables by size and their games in a sentence; `uneven` — some
+    players play fewer games than others; `gaps` — per earlier round, the games without a
+    confirmed result (`round_open` then needs `open_anyway`).
+    """
+
+    number: int
+    method: str
+    seed: int | None
+    tables: list[list[int]]
+    games: list[int]
+    quality: dict[str, Any]
+    quality_words: list[str]
+    table_sizes: str
+    uneven: bool
+    gaps: list[RoundGaps]
+
+    @property
+    def needs_open_anyway(self) -> bool:
+        return bool(self.gaps)
+
+    @property
+    def warnings(self) -> list[str]:
+        return [gap.sentence for gap in self.gaps]
+
+    def starters(self, table_index: int) -> list[int]:
+        """The player who starts each game of a table's series, game 1 first."""
+        seats = self.tables[table_index]
+        return [seats[starter_of(n, len(seats)) - 1] for n in range(1, self.games[table_index] + 1)]
+
+
+def round_draw(
+    *,
+    tournament: Tournament,
+    by: User,
+    method: str = Round.Method.MANUAL,
+    tables: object = None,
+    seed: object = None,
+    number: object = None,
+) -> DrawPreview:
+    """The draw that opening the next round would make, without opening it: a preview.
+
+    Takes what `round_open` takes. Without `tables`, a drawn method draws from `seed`
+    (drawn when not given; a new seed is a re-draw). With `tables` — a previewed draw sent
+    back, maybe with seats swapped by hand — it checks and measures those tables instead.
+    The preview also lists the earlier rounds' games without a confirmed result.
+
+    Saves nothing: it runs in a transaction that is always rolled back, so whatever the
+    draw stores on the way (a planned schedule, a standings snapshot) is undone too.
+    """
+    with transaction.atomic():
+        require(by, tournament, "organise")
+        require_open(tournament)
+        number = _next_number(tournament, number)
+        seating = _seating(tournament, method, number, tables, seed)
+        preview = _preview(tournament, number, seating)
+        transaction.set_rollback(True)
+    return preview
+
+
 @transaction.atomic
 def round_open(
     *,
@@ -238,6 +324,7 @@ def round_open(
     tables: object = None,
     seed: object = None,
     number: object = None,
+    open_anyway: object = False,
 ) -> Round:
     """Open the next round: seat every present player (active and not checked in as
     absent for it) and create the tables' games.
@@ -246,33 +333,29 @@ def round_open(
     `plan` seat the round with the seating engine, reproducibly from `seed` (drawn when
     not given and stored with the round). The seating's quality is stored with it.
 
+    Committing a preview (`round_draw`): a drawn method with `tables`, `seed` and `number`
+    opens exactly those tables (as previewed, swaps included), recording the method and
+    seed. They are checked again here, under the tournament lock: the players must be
+    exactly those to seat (else a `RuleError` on `tables`).
+
     `number`, when given, is the round the client means to open; any other next number is
     a `RoundConflict`. A repeated request (a double click) thus opens one round, not two:
-    under the tournament row lock the second finds its round already open.
+    under the tournament row lock the second finds its round already open. So does a
+    preview that went stale because another round was opened meanwhile.
+
+    While an earlier round has games without a confirmed result, the round opens only with
+    `open_anyway` (else a `Conflict` on `open_anyway` that lists them).
     """
     tournament = lock_tournament(tournament)
     require(by, tournament, "organise")
     require_open(tournament)
-    last = tournament.rounds.aggregate(top=Max("number"))["top"] or 0
-    if number is not None:
-        number = whole_number_between(
-            "number", number, low=1, high=MAX_ROUND_NUMBER, nullable=False
-        )
-        if number != last + 1:
-            raise RoundConflict(expected=number, last_round=last)
-    number = last + 1
-    method = choice("method", method, Round.Method)
-    active = {p.id: p for p in players_to_seat(tournament, number)}
-    if len(active) < 2:
-        raise RuleError(
-            "method", "at least two present players are needed to open a round (check-in)."
-        )
-    if method != Round.Method.MANUAL and tables is not None:
-        raise RuleError("tables", f"'{method}' seating draws the tables itself; leave them out.")
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    seed = whole_number_between("seed", seed, low=0, high=MAX_SEED, nullable=False)
-    seating = _draw(tournament, method, number, active, tables, seed)  # type: ignore[arg-type]
+    returned = method != Round.Method.MANUAL and tables is not None and seed is not None
+    if returned and number is None:
+        raise RuleError("number", "send the previewed draw back with its round number.")
+    number = _next_number(tournament, number)
+    _require_results_or_anyway(tournament, number, open_anyway)
+    seating = _seating(tournament, method, number, tables, seed)
+    method = seating.method
 
     round_ = Round.objects.create(
         tournament=tournament,
@@ -287,6 +370,118 @@ def round_open(
         tournament.status = Tournament.Status.RUNNING
         stamp_history_user(tournament, by).save(update_fields=["status", "updated_at"])
     return round_
+
+
+def _next_number(tournament: Tournament, number: object) -> int:
+    """The next round's number; `number`, when given, must be it (else `RoundConflict`)."""
+    last = tournament.rounds.aggregate(top=Max("number"))["top"] or 0
+    if number is not None:
+        number = whole_number_between(
+            "number", number, low=1, high=MAX_ROUND_NUMBER, nullable=False
+        )
+        if number != last + 1:
+            raise RoundConflict(expected=number, last_round=last)
+    return last + 1
+
+
+def _require_results_or_anyway(tournament: Tournament, number: int, open_anyway: object) -> None:
+    """Refuse to open round `number` over earlier games without a confirmed result unless
+    the organiser said to open anyway: a player of an unfinished table would be seated in
+    two rounds at once."""
+    if not isinstance(open_anyway, bool):
+        raise RuleError("open_anyway", "must be true or false.")
+    if open_anyway:
+        return
+    gaps = round_results_missing(tournament, number)
+    if gaps:
+        raise Conflict(
+            "open_anyway",
+            "; ".join(gap.sentence for gap in gaps)
+            + f". Say 'open anyway' to open round {number} all the same.",
+            missing_results=[gap.sentence for gap in gaps],
+        )
+
+
+def _players_to_seat(tournament: Tournament, number: int) -> dict[int, Player]:
+    """The players round `number` seats, by id: the present ones (check-in)."""
+    return {p.id: p for p in players_to_seat(tournament, number)}
+
+
+def _seating(
+    tournament: Tournament, method: object, number: int, tables: object, seed: object
+) -> Seating:
+    """The seating of round `number`: drawn by `method` (`_draw`), or, for a drawn method
+    given `tables` back from a preview, those tables checked and measured."""
+    method = choice("method", method, Round.Method)
+    active = _players_to_seat(tournament, number)
+    if len(active) < 2:
+        raise RuleError(
+            "method", "at least two present players are needed to open a round (check-in)."
+        )
+    returned = method != Round.Method.MANUAL and tables is not None
+    if returned and seed is None:
+        raise RuleError(
+            "tables",
+            f"'{method}' seating draws the tables itself; leave them out, or send back a "
+            "previewed draw with its seed.",
+        )
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    seed = whole_number_between("seed", seed, low=0, high=MAX_SEED, nullable=False)
+    if returned:
+        return _returned(tournament, method, number, active, tables, seed)  # type: ignore[arg-type]
+    return _draw(tournament, method, number, active, tables, seed)  # type: ignore[arg-type]
+
+
+def _returned(
+    tournament: Tournament,
+    method: str,
+    number: int,
+    active: Mapping[int, Player],
+    tables: object,
+    seed: int,
+) -> Seating:
+    """A previewed draw sent back (maybe swapped by hand): checked like hand-made tables,
+    except that a table may be as big as the draw makes them, and measured as the seating
+    engine measures its own. A planned round stores its schedule as the preview drew it."""
+    largest = max(table_sizes(len(active), tournament.table_size))
+    checked = _check_manual_tables(tournament, tables, active, largest=largest)
+    if method == Round.Method.PLAN:
+        _draw(tournament, method, number, active, None, seed)
+    return _measured(tournament, method, number, [tuple(t) for t in checked], seed)
+
+
+def _measured(
+    tournament: Tournament, method: str, number: int, tables: list[tuple[int, ...]], seed: int
+) -> Seating:
+    """These tables as round `number`'s seating, with the quality the seating engine gives
+    (a Swiss draw's rank spread against the current standings)."""
+    history = round_history(tournament, before=number)
+    seated = {p.id: p for p in tournament.players.filter(pk__in=[p for t in tables for p in t])}
+    clubs = _clubs(seated)
+    if method != Round.Method.SWISS:
+        return Seating(tables, seed, method, quality(tables, history, clubs=clubs))
+    ranked = ranked_players(tournament, seated)
+    spreads = table_rank_spreads(tables, ranked)
+    return Seating(tables, seed, method, quality(tables, history, ranked, clubs), spreads)
+
+
+def _preview(tournament: Tournament, number: int, seating: Seating) -> DrawPreview:
+    tables = [list(table) for table in seating.tables]
+    sizes = [len(table) for table in tables]
+    figures = _stored_quality(seating)
+    return DrawPreview(
+        number=number,
+        method=seating.method,
+        seed=None if seating.method == Round.Method.MANUAL else seating.seed,
+        tables=tables,
+        games=[games_at(size, tournament.games_per_table) for size in sizes],
+        quality=figures,
+        quality_words=quality_sentences(figures),
+        table_sizes=table_sizes_sentence(sizes, tournament.games_per_table),
+        uneven=uneven_games(sizes, tournament.games_per_table),
+        gaps=round_results_missing(tournament, number),
+    )
 
 
 def _seat(tournament: Tournament, round_: Round, tables: Sequence[Sequence[int]], by: User) -> None:
@@ -369,18 +564,9 @@ def ranked_players(tournament: Tournament, active: Mapping[int, Player]) -> list
 def seating_quality(tournament: Tournament, round_: Round) -> dict[str, Any]:
     """The quality of a round as it is seated now (after a swap, say), given the rounds
     before it; a Swiss round's rank spread is measured against the current standings."""
-    history = round_history(tournament, before=round_.number + 1)
-    current, earlier = history[-1], history[:-1]
+    current = round_history(tournament, before=round_.number + 1)[-1]
     tables = [tuple(t) for t in current]
-    seated = {p.id: p for p in tournament.players.filter(pk__in=[p for t in current for p in t])}
-    clubs = _clubs(seated)
-    if round_.method != Round.Method.SWISS:
-        figures = quality(current, earlier, clubs=clubs)
-        return _stored_quality(Seating(tables, 0, round_.method, figures))
-    ranked = ranked_players(tournament, seated)
-    spreads = table_rank_spreads(current, ranked)
-    figures = quality(current, earlier, ranked, clubs)
-    return _stored_quality(Seating(tables, 0, round_.method, figures, spreads))
+    return _stored_quality(_measured(tournament, round_.method, round_.number, tables, 0))
 
 
 def _seats_of(round_: Round, player_a: object, player_b: object) -> tuple[Seat, Seat]:
@@ -435,11 +621,66 @@ def seat_swap(*, round_: Round, by: User, player_a: object, player_b: object) ->
     return round_
 
 
-def _tables_phrase(numbers: Sequence[int]) -> str:
+def _tables_phrase(numbers: list[int]) -> str:
     """ "table 2", "tables 1 and 4", "tables 1, 3 and 4"."""
     if len(numbers) == 1:
         return f"table {numbers[0]}"
     return "tables " + ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
+
+
+@dataclass(frozen=True)
+class RoundGaps:
+    """The games of one round without a confirmed result: `missing` have no result
+    waiting either, `unconfirmed` have a submitted one waiting for confirmation; each with
+    the numbers of the tables they are at."""
+
+    round: int
+    missing: int
+    missing_tables: list[int]
+    unconfirmed: int
+    unconfirmed_tables: list[int]
+
+    @property
+    def sentence(self) -> str:
+        """ "round 2: 3 games missing at tables 2 and 4; 1 game waiting for confirmation
+        at table 3"."""
+        parts = []
+        if self.missing:
+            games = f"{self.missing} game{'s' if self.missing > 1 else ''}"
+            parts.append(f"{games} missing at {_tables_phrase(self.missing_tables)}")
+        if self.unconfirmed:
+            games = f"{self.unconfirmed} game{'s' if self.unconfirmed > 1 else ''}"
+            parts.append(
+                f"{games} waiting for confirmation at {_tables_phrase(self.unconfirmed_tables)}"
+            )
+        return f"round {self.round}: " + "; ".join(parts)
+
+
+def round_results_missing(tournament: Tournament, number: int) -> list[RoundGaps]:
+    """Per round before round `number`, the games still without a confirmed result (one
+    query). Rounds with every game confirmed are left out."""
+    confirmed = Result.objects.filter(game=OuterRef("pk"), status=Result.Status.CONFIRMED)
+    waiting = Result.objects.filter(game=OuterRef("pk"), status=Result.Status.SUBMITTED)
+    rows = (
+        Game.objects.filter(table__round__tournament=tournament, table__round__number__lt=number)
+        .annotate(done=Exists(confirmed), waiting=Exists(waiting))
+        .filter(done=False)
+        .order_by("table__round__number", "table__number")
+        .values_list("table__round__number", "table__number", "waiting")
+    )
+    gaps: dict[int, tuple[list[int], list[int]]] = {}
+    for round_number, table_number, is_waiting in rows:
+        gaps.setdefault(round_number, ([], []))[1 if is_waiting else 0].append(table_number)
+    return [
+        RoundGaps(
+            round=round_number,
+            missing=len(missing),
+            missing_tables=sorted(set(missing)),
+            unconfirmed=len(unconfirmed),
+            unconfirmed_tables=sorted(set(unconfirmed)),
+        )
+        for round_number, (missing, unconfirmed) in gaps.items()
+    ]
 
 
 def round_cancel_refusal(round_: Round) -> str | None:

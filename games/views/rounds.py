@@ -23,6 +23,7 @@ from collections import defaultdict
 from typing import Any
 
 import segno
+from django import forms
 from django.contrib import messages
 from django.contrib.staticfiles import finders
 from django.db.models import Max
@@ -37,6 +38,7 @@ from django.views.decorators.http import require_POST
 from weasyprint import CSS, HTML
 
 from scoring.errors import RuleError
+from scoring.seating.words import PER_GAME_HINT
 from tournaments.models import Round, Tournament
 from tournaments.selectors import checkin_list
 from tournaments.services.table_links import table_links_issue
@@ -50,7 +52,7 @@ from tournaments.web import (
     whole_number,
 )
 
-from ..forms import FindTableForm, RoundOpenForm, SeatSwapForm
+from ..forms import FindTableForm, RoundDrawForm, RoundOpenForm, SeatSwapForm, draw_json
 from ..selectors import round_tables
 from ..services import rounds as services
 
@@ -137,13 +139,21 @@ def render_round(
 
 @tournament_page("organise")
 def round_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Opening the next round in two steps. The form (method; tables for manual) asks
+    for a preview (`round_draw`, nothing saved); the preview page shows the draw, carried
+    in hidden fields, and offers a re-draw (new seed), a swap of two players in it and
+    "Open round N", which opens exactly that draw (`round_open`), "open anyway" ticked
+    when earlier results are missing."""
     next_number = (tournament.rounds.aggregate(top=Max("number"))["top"] or 0) + 1
+    action = request.POST.get("action", "preview") if request.method == "POST" else None
+    if action in ("redraw", "swap", "open"):
+        return _on_preview(request, tournament, action)
     form = RoundOpenForm(
         request.POST or None, tournament=tournament, initial={"number": next_number}
     )
     if request.method == "POST" and form.is_valid():
         try:
-            round_ = services.round_open(
+            preview = services.round_draw(
                 tournament=tournament,
                 by=request.user,
                 method=form.cleaned_data["method"],
@@ -151,18 +161,11 @@ def round_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 number=form.cleaned_data["number"],
             )
         except services.RoundConflict as conflict:
-            # A repeated click: show the round that is open instead of a form error.
-            messages.warning(request, capfirst(conflict.message))
-            if conflict.last_round:
-                return redirect(
-                    "round-detail", slug=tournament.slug, round_number=conflict.last_round
-                )
-            return redirect("round-open", slug=tournament.slug)
+            return _round_conflict(request, tournament, conflict)
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, f"Round {round_.number} is open.")
-            return redirect("round-detail", slug=tournament.slug, round_number=round_.number)
+            return _preview_page(request, tournament, preview)
     return render(
         request,
         "games/round_open.html",
@@ -182,6 +185,135 @@ def _present_and_absent(tournament: Tournament, number: int) -> dict[str, Any]:
         "present": [row.player for row in rows if row.present],
         "absent": [row.player for row in rows if not row.present],
     }
+
+
+def _round_conflict(
+    request: HttpRequest, tournament: Tournament, conflict: services.RoundConflict
+) -> HttpResponse:
+    """A repeated click, or a preview gone stale: show the round that is open instead."""
+    messages.warning(request, capfirst(conflict.message))
+    if conflict.last_round:
+        return redirect("round-detail", slug=tournament.slug, round_number=conflict.last_round)
+    return redirect("round-open", slug=tournament.slug)
+
+
+def _on_preview(request: HttpRequest, tournament: Tournament, action: str) -> HttpResponse:
+    """A button of the preview page: re-draw, swap two players, or open the round."""
+    carried = RoundDrawForm(request.POST)
+    carried.is_valid()
+    if any(name in carried.errors for name in ("method", "seed", "number", "draw")):
+        messages.error(request, "The previewed draw could not be read; preview it again.")
+        return redirect("round-open", slug=tournament.slug)
+    data = carried.cleaned_data
+    draw = {
+        "tournament": tournament,
+        "by": request.user,
+        "method": data["method"],
+        "number": data.get("number"),
+    }
+    tables, seed = data["draw"], data.get("seed")
+    try:
+        if action == "open":
+            round_ = services.round_open(
+                **draw, tables=tables, seed=seed, open_anyway=data["open_anyway"]
+            )
+            messages.success(request, f"Round {round_.number} is open.")
+            return redirect("round-detail", slug=tournament.slug, round_number=round_.number)
+        if action == "redraw":
+            preview = services.round_draw(**draw)
+            if preview.seed == seed:  # one chance in two billion: draw once more
+                preview = services.round_draw(**draw)
+            return _preview_page(request, tournament, preview)
+        if action == "swap" and not carried.errors:
+            tables = carried.swapped()
+            preview = services.round_draw(**draw, tables=tables, seed=seed)
+            return _preview_page(request, tournament, preview)
+    except services.RoundConflict as conflict:
+        return _round_conflict(request, tournament, conflict)
+    except RuleError as error:
+        return _preview_again(request, tournament, draw, tables, seed, error)
+    except forms.ValidationError:
+        pass  # the swap's errors are on its fields
+    return _preview_again(request, tournament, draw, tables, seed, None, carried)
+
+
+def _preview_again(
+    request: HttpRequest,
+    tournament: Tournament,
+    draw: dict[str, Any],
+    tables: list[list[int]],
+    seed: int | None,
+    error: RuleError | None,
+    carried: RoundDrawForm | None = None,
+) -> HttpResponse:
+    """The preview page again, the draw as it came, with what was wrong beside its field;
+    a draw that no longer fits (a player withdrew meanwhile) goes back to the first step."""
+    try:
+        preview = services.round_draw(**draw, tables=tables, seed=seed)
+    except RuleError as again:
+        messages.error(request, capfirst(again.message))
+        return redirect("round-open", slug=tournament.slug)
+    return _preview_page(request, tournament, preview, error=error, errors_of=carried)
+
+
+def _preview_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    preview: services.DrawPreview,
+    *,
+    error: RuleError | None = None,
+    errors_of: RoundDrawForm | None = None,
+) -> HttpResponse:
+    players = tournament.players.in_bulk([p for table in preview.tables for p in table])
+    cards = []
+    for index, table in enumerate(preview.tables):
+        starts: dict[int, list[int]] = defaultdict(list)
+        for game, pid in enumerate(preview.starters(index), start=1):
+            starts[pid].append(game)
+        cards.append(
+            {
+                "number": index + 1,
+                "games": preview.games[index],
+                "seats": [
+                    {"position": n, "player": players[pid], "starts": starts.get(pid, [])}
+                    for n, pid in enumerate(table, start=1)
+                ],
+            }
+        )
+    form = RoundDrawForm(
+        initial={
+            "method": preview.method,
+            "seed": preview.seed,
+            "number": preview.number,
+            "draw": draw_json(preview.tables),
+        },
+        seats=[
+            (pid, f"#{players[pid].number} {players[pid].name} (table {t + 1}, seat {s + 1})")
+            for t, table in enumerate(preview.tables)
+            for s, pid in enumerate(table)
+        ],
+    )
+    form.cleaned_data = {}  # an unbound form takes errors only with this in place
+    if error is not None:
+        add_rule_errors(form, error)
+    for name, messages_of in errors_of.errors.items() if errors_of else ():
+        if name in ("player_a", "player_b", "open_anyway"):
+            form.add_error(name, messages_of)
+    ranking = set(tournament.ranking)
+    return render(
+        request,
+        "games/round_preview.html",
+        {
+            **tournament_context(request.user, tournament),
+            "preview": preview,
+            "cards": cards,
+            "form": form,
+            "drawn": preview.method != Round.Method.MANUAL,
+            "per_game_hint": PER_GAME_HINT
+            if preview.uneven and not ranking & {"score_per_game", "won_per_game"}
+            else "",
+        },
+    )
 
 
 @require_POST

@@ -75,7 +75,9 @@ WRITES = {
     "players_import_csv": lambda t, p: players_import_csv(
         tournament=t, by=p["alice"], data="name,club,rating\nLate,,\n"
     ),
-    "round_open": lambda t, p: round_open(tournament=t, by=p["alice"], method="random"),
+    "round_open": lambda t, p: round_open(
+        tournament=t, by=p["alice"], method="random", open_anyway=True
+    ),
     "seat_swap": lambda t, p: seat_swap(
         round_=t.rounds.get(),
         by=p["alice"],

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from django.db import OperationalError
 
-from games.models import Game, Result
+from games.models import Game, Result, Seat
 from games.services.results import result_submit
-from games.services.rounds import RoundConflict, round_open, seat_swap
+from games.services.rounds import RoundConflict, round_draw, round_open, seat_swap
 from scoring.errors import RuleError
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, rummikub_racks, seated
@@ -97,7 +97,11 @@ def test_three_clicks_on_open_round_open_one(postgres, alice):
         outcomes = at_once(
             *[
                 lambda expected=expected: round_open(
-                    tournament=tournament, by=alice, method="random", number=expected
+                    tournament=tournament,
+                    by=alice,
+                    method="random",
+                    number=expected,
+                    open_anyway=True,
                 )
                 for _ in range(3)
             ]
@@ -112,3 +116,18 @@ def test_three_clicks_on_open_round_open_one(postgres, alice):
             *range(1, expected + 1)
         ]
     assert Game.objects.filter(table__round__tournament=tournament).count() == 4 * 2 * 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_preview_committed_twice_at_once_opens_one_round(postgres, alice):
+    tournament = make_tournament(alice, players=14)
+    preview = round_draw(tournament=tournament, by=alice, method="random", seed=8)
+    commit = {"method": "random", "tables": preview.tables, "seed": 8, "number": 1}
+    outcomes = at_once(
+        *[lambda: round_open(tournament=tournament, by=alice, **commit) for _ in range(3)]
+    )
+    opened = [o for o in outcomes if not isinstance(o, Exception)]
+    assert len(opened) == 1, outcomes
+    assert all(isinstance(o, RoundConflict) for o in outcomes if o not in opened), outcomes
+    assert tournament.rounds.count() == 1
+    assert Seat.objects.filter(round__tournament=tournament).count() == 14

@@ -7,6 +7,7 @@ comments; the property tests compare against a naive, per-player re-statement of
 import hashlib
 import itertools
 import random
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from scoring.errors import RuleError
 from scoring.standings import (
     METRICS,
+    PER_GAME,
     SERIES_METRICS,
     GameLine,
     PlayerTotals,
@@ -25,6 +27,7 @@ from scoring.standings import (
     compute_standings_from_totals,
     fold_games,
     lot_draw,
+    per_game,
     validate_ranking,
 )
 
@@ -333,10 +336,12 @@ def test_lot_depends_on_the_seed():
 # --- rows and inputs -----------------------------------------------------------------------
 def test_metrics_reported_in_every_row():
     rows = standings(CLUB_PLAYERS, CLUB_LINES, ["games_won", "score"], CLUB_PENALTIES)
-    without_h2h = [key for key in METRICS if key != "head_to_head"]
-    assert all(list(row.metrics) == without_h2h for row in rows)
+    only_in_ranking = {"head_to_head", *PER_GAME}
+    always = [key for key in METRICS if key not in only_in_ranking]
+    assert all(list(row.metrics) == always for row in rows)
 
-    rows = standings(CLUB_PLAYERS, CLUB_LINES, ["score", "head_to_head"])
+    ranking = ["score", "head_to_head", "score_per_game", "won_per_game"]
+    rows = standings(CLUB_PLAYERS, CLUB_LINES, ranking)
     assert all(list(row.metrics) == list(METRICS) for row in rows)
 
 
@@ -402,6 +407,8 @@ def test_metrics_registry_follows_the_rules_table():
         "best_game",
         "penalties",
         "lot",
+        "score_per_game",
+        "won_per_game",
     ]
     lower = {key for key, metric in METRICS.items() if metric.direction == "lower"}
     assert lower == {"rack_total", "penalties"}
@@ -547,6 +554,12 @@ def reference_metrics(players, lines, penalties, ranking, lot_seed):
             opponents += sum(metrics[o]["score"] for o in met)
         metrics[p]["table_wins"] = table_wins
         metrics[p]["opponents_score"] = opponents
+    for average, total in (("score_per_game", "score"), ("won_per_game", "games_won")):
+        if average in ranking:
+            for p in players:
+                played = metrics[p]["games_played"]
+                exact = Decimal(metrics[p][total]) / Decimal(played) if played else Decimal(0)
+                metrics[p][average] = float(exact.quantize(Decimal("0.01"), ROUND_HALF_UP))
     if "head_to_head" in ranking:
         before = ranking[: ranking.index("head_to_head")]
         for p in players:
@@ -840,3 +853,85 @@ def test_withdrawn_never_outrank_active_and_active_ranks_are_unchanged(withdrawn
         withdrawn=withdrawn,
     )
     assert placing(again) == placing(rows)
+
+
+# --- per-game averages (uneven tables) ----------------------------------------------------
+@pytest.mark.parametrize(
+    ("total", "games", "expected"),
+    [
+        (37, 3, 12.33),
+        (38, 3, 12.67),
+        (-37, 3, -12.33),
+        (-37, 8, -4.63),  # -4.625: halves away from zero
+        (37, 8, 4.63),
+        (1, 200, 0.01),  # 0.005
+        (-1, 1000, 0.0),  # -0.001 rounds to 0, never -0.0
+        (2, 3, 0.67),
+        (0, 4, 0.0),
+        (5, 0, 0.0),  # no game played
+        (120, 4, 30.0),
+    ],
+)
+def test_per_game_rounds_to_hundredths_half_away_from_zero(total, games, expected):
+    value = per_game(total, games)
+    assert value == expected
+    assert str(value) != "-0.0"
+
+
+def test_per_game_averages_even_out_a_table_of_three():
+    """A won 2 of 3 games at a table of 3 for +60; B won 2 of 4 at a table of 4 for +70.
+    By totals B leads on score and they tie on games won; per game, A leads both."""
+    lines = [
+        GameLine(1, 1, 10, 100, 30, 0, True, True),
+        GameLine(1, 1, 10, 101, 40, 0, True, True),
+        GameLine(1, 1, 10, 102, -10, 10, False, False),
+        GameLine(2, 1, 20, 200, 50, 0, True, True),
+        GameLine(2, 1, 20, 201, 40, 0, True, True),
+        GameLine(2, 1, 20, 202, -10, 10, False, False),
+        GameLine(2, 1, 20, 203, -10, 10, False, False),
+    ]
+    by_totals = standings([1, 2], lines, ["games_won", "score"])
+    assert placing(by_totals) == [(2, 1), (1, 2)]
+    per_game_rows = standings([1, 2], lines, ["won_per_game", "score_per_game"])
+    assert placing(per_game_rows) == [(1, 1), (2, 2)]
+    assert column(per_game_rows, "won_per_game") == {1: 0.67, 2: 0.5}
+    assert column(per_game_rows, "score_per_game") == {1: 20.0, 2: 17.5}
+
+
+def test_equal_rounded_averages_tie_and_the_next_metric_decides():
+    # 1/3 and 33/100 both show 0.33 won per game: equal, so the score decides.
+    lines = [GameLine(1, 1, 10, 100 + g, 5, 0, g == 0, False) for g in range(3)]
+    lines += [GameLine(2, 1, 20, 200 + g, 1, 0, g < 33, False) for g in range(100)]
+    rows = standings([1, 2], lines, ["won_per_game", "score"])
+    assert column(rows, "won_per_game") == {1: 0.33, 2: 0.33}
+    assert placing(rows) == [(2, 1), (1, 2)]  # 100 > 15
+    assert placing(standings([1, 2], lines, ["won_per_game"])) == [(1, 1), (2, 1)]
+
+
+@given(st.integers(-10_000, 10_000), st.integers(1, 500))
+def test_per_game_is_the_exact_quotient_rounded(total, games):
+    exact = Decimal(total) / Decimal(games)
+    assert per_game(total, games) == float(exact.quantize(Decimal("0.01"), ROUND_HALF_UP))
+    assert abs(Decimal(str(per_game(total, games))) - exact) <= Decimal("0.005")
+
+
+def test_per_player_totals_report_per_game_averages_like_game_lines():
+    ranking = ["score_per_game", "won_per_game", "score"]
+    from_lines = standings(CLUB_PLAYERS, CLUB_LINES, ranking)
+    totals = [
+        PlayerTotals(p, games=len(mine), won=sum(x.winner for x in mine),
+                     rummikubs=sum(x.winner and x.rummikub for x in mine),
+                     score=sum(x.score for x in mine),
+                     charge=sum(x.charge for x in mine if not x.winner),
+                     best_game=max((x.score for x in mine), default=0))
+        for p in CLUB_PLAYERS
+        for mine in [[x for x in CLUB_LINES if x.player == p]]
+    ]  # fmt: skip
+    from_totals = compute_standings_from_totals(
+        players=CLUB_PLAYERS, totals=totals, penalties={}, ranking=ranking, lot_seed="club-open"
+    )
+    assert [(r.rank, r.player, r.metrics) for r in from_totals] == [
+        (r.rank, r.player, {k: v for k, v in r.metrics.items() if k not in SERIES_METRICS})
+        for r in from_lines
+    ]
+    assert {"score_per_game", "won_per_game"} <= set(from_totals[0].metrics)

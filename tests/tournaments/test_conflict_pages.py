@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from games.services import rounds as round_services
 from games.services.results import penalty_record, penalty_void
-from tests.web import text
+from tests.web import hidden_fields, text
 from tournaments.services.players import player_update
 
 pytestmark = pytest.mark.django_db
@@ -22,14 +22,17 @@ pytestmark = pytest.mark.django_db
 def test_the_open_round_form_names_the_round_it_opens(as_user, club):
     page = text(as_user("alice").get(reverse("round-open", kwargs={"slug": club.slug})))
     assert 'name="number" value="2"' in page
-    assert "Open round 2" in page
+    assert "Preview round 2" in page
 
 
 def test_a_second_click_on_open_round_shows_the_open_round(as_user, club):
     client = as_user("alice")
     address = reverse("round-open", kwargs={"slug": club.slug})
-    first = client.post(address, {"method": "random", "number": 2})
-    second = client.post(address, {"method": "random", "number": 2})
+    preview = hidden_fields(text(client.post(address, {"method": "random", "number": 2})))
+    assert preview["number"] == "2"
+    click = {**preview, "action": "open", "open_anyway": "on"}
+    first = client.post(address, click)
+    second = client.post(address, click)
     round_two = reverse("round-detail", kwargs={"slug": club.slug, "round_number": 2})
     assert first["Location"] == round_two
     assert second["Location"] == round_two
@@ -60,7 +63,7 @@ def test_a_deadlock_on_a_page_is_a_409_page(as_user, club, monkeypatch):
         except psycopg.Error as error:
             raise OperationalError("deadlock detected") from error
 
-    monkeypatch.setattr(round_services, "round_open", deadlocked)
+    monkeypatch.setattr(round_services, "round_draw", deadlocked)
     response = as_user("alice").post(
         reverse("round-open", kwargs={"slug": club.slug}), {"method": "random"}
     )

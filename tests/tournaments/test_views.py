@@ -10,7 +10,7 @@ from django.urls import reverse
 from games.models import Game, Seat
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
-from tests.web import field_errors, text
+from tests.web import field_errors, hidden_fields, text
 from tournaments.models import Player, Round, StaffMember, Tournament
 from tournaments.services.tournaments import NO_SUCH_USER
 
@@ -299,8 +299,15 @@ def test_players_csv(as_user, club):
 
 
 def test_open_a_round_by_start_numbers(as_user, club):
-    response = as_user("alice").post(
+    client = as_user("alice")
+    preview = client.post(
         url("round-open", club), {"method": "manual", "tables": "1 3 5 7\n2, 4, 6, 8\n"}
+    )
+    assert "preview of round 2" in text(preview)
+    assert club.rounds.count() == 1
+    response = client.post(
+        url("round-open", club),
+        {**hidden_fields(text(preview)), "action": "open", "open_anyway": "on"},
     )
     assert response["Location"] == url("round-detail", club, round_number=2)
     round_ = club.rounds.get(number=2)

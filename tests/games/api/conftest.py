@@ -1,4 +1,4 @@
-"""API tests share the fixtures of tests/api.py."""
+"""API tests share the fixtures of tests/api.py (and the page tests those of tests/web.py)."""
 
 from tests.api import (  # noqa: F401
     _api_settings,
@@ -9,3 +9,4 @@ from tests.api import (  # noqa: F401
     round1,
     tournament,
 )
+from tests.web import as_user  # noqa: F401
