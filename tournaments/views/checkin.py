@@ -86,6 +86,6 @@ def checkin_everyone(
         messages.success(
             request,
             f"Everyone is present for round {round_number}"
-            + (f" ({count} were absent)." if count else "."),
+            + (f" ({count} {'was' if count == 1 else 'were'} absent)." if count else "."),
         )
     return redirect("checkin", slug=tournament.slug, round_number=round_number)
