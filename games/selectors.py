@@ -75,6 +75,7 @@ def games_shown() -> QuerySet[Game]:
                 to_attr="confirmed_results",
             ),
             Prefetch("penalties", queryset=Penalty.objects.select_related("recorded_by")),
+            "extensions",
         )
         .order_by("table__round__number", "table__number", "number")
     )
@@ -143,6 +144,7 @@ def table_series(table: Table) -> QuerySet[Game]:
                 "penalties",
                 queryset=Penalty.objects.select_related("player", "recorded_by", "voided_by"),
             ),
+            "extensions",
         )
         .order_by("number")
     )
