@@ -28,7 +28,7 @@ from scoring.standings import METRICS, Metric
 from tournaments.models import Player, Round, Tournament
 from tournaments.permissions import can_view
 
-from .models import Game, Penalty, RackEntry, Result, Seat, Table
+from .models import Game, Penalty, RackEntry, Result, Seat, Standings, Table
 from .services.standings import standings_for_read
 
 ALWAYS_SHOWN = ("games_played", "games_won", "score", "penalties")
@@ -280,3 +280,45 @@ def standings_table(
         page=page,
         pages=pages,
     )
+
+
+# --- a player's place ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerPlace:
+    """Where a player stands now: their rank in the newest standings snapshot (None before
+    any, or when not ranked) out of `field`, and their seat in the tournament's latest
+    round (None when not seated in it)."""
+
+    rank: int | None
+    field: int
+    stale: bool
+    latest_round: int | None
+    seat: Seat | None
+
+
+def player_place(player: Player) -> PlayerPlace:
+    """Reads the newest snapshot as stored (never recomputes: the standings page does)."""
+    tournament = player.tournament
+    snapshot = (
+        Standings.objects.filter(tournament=tournament)
+        .order_by("-computed_version")
+        .values_list("rows", "computed_version")
+        .first()
+    )
+    rank, field, stale = None, 0, False
+    if snapshot is not None:
+        rows, version = snapshot
+        field = len(rows)
+        rank = next((row["rank"] for row in rows if row["player"]["id"] == player.pk), None)
+        stale = version < tournament.results_version
+    latest = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+    seat = (
+        Seat.objects.filter(player=player, round__tournament=tournament, round__number=latest)
+        .select_related("table__round")
+        .first()
+        if latest is not None
+        else None
+    )
+    return PlayerPlace(rank=rank, field=field, stale=stale, latest_round=latest, seat=seat)
