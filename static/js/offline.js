@@ -99,8 +99,9 @@
   // The submission once more as an ordinary form post: the browser shows the answer.
   function postNormally(item) {
     var form = document.createElement("form");
-    form.method = "post";
-    form.action = item.url + (item.hash || "");
+    // setAttribute: an input named "action" shadows the form's own `action` property.
+    form.setAttribute("method", "post");
+    form.setAttribute("action", item.url + (item.hash || ""));
     form.hidden = true;
     new URLSearchParams(item.body).forEach(function (value, name) {
       var input = document.createElement("input");
@@ -193,7 +194,7 @@
     if (keyInput && !keyInput.value) keyInput.value = uuid();
     var data;
     try { data = new FormData(form, event.submitter); } catch (e) { data = new FormData(form); }
-    var action = form.action || window.location.href;
+    var action = new URL(form.getAttribute("action") || "", window.location.href).href;
     var item = {
       key: keyInput ? keyInput.value : uuid(),
       url: action.split("#")[0],

@@ -53,6 +53,7 @@
   var ticker = null;
   var audio = null;
   var wakeLock = null;
+  var lockPending = false;
 
   function storage() {
     try { return window.localStorage; } catch (e) { return null; }
@@ -122,11 +123,14 @@
 
   function holdScreen() {
     var wanted = running() && document.visibilityState === "visible";
-    if (wanted && !wakeLock && navigator.wakeLock && navigator.wakeLock.request) {
+    if (wanted && !wakeLock && !lockPending && navigator.wakeLock && navigator.wakeLock.request) {
+      lockPending = true;
       navigator.wakeLock.request("screen").then(function (lock) {
+        lockPending = false;
         wakeLock = lock;
         lock.addEventListener("release", function () { wakeLock = null; });
-      }).catch(function () { wakeLock = null; });
+        if (!running()) holdScreen(); // paused meanwhile: let go at once
+      }).catch(function () { lockPending = false; wakeLock = null; });
     } else if (!wanted && wakeLock) {
       wakeLock.release().catch(function () {});
       wakeLock = null;

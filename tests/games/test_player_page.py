@@ -18,10 +18,22 @@ pytestmark = pytest.mark.django_db
 
 def test_tile_chips_keep_the_notation_and_name_the_colour():
     html = str(tile_chips("O1 O8 B10 R4 K2 J 7"))
-    assert '<span class="tile tile-orange" title="orange 1">O1</span>' in html
-    assert '<span class="tile tile-blue" title="blue 10">B10</span>' in html
-    assert '<span class="tile tile-red" title="red 4">R4</span>' in html
-    assert '<span class="tile tile-black" title="black 2">K2</span>' in html
+    assert (
+        '<span class="tile tile-orange" title="orange 1"><span class="tile-colour">O</span>1</span>'
+        in html
+    )
+    assert (
+        '<span class="tile tile-blue" title="blue 10"><span class="tile-colour">B</span>10</span>'
+        in html
+    )
+    assert (
+        '<span class="tile tile-red" title="red 4"><span class="tile-colour">R</span>4</span>'
+        in html
+    )
+    assert (
+        '<span class="tile tile-black" title="black 2"><span class="tile-colour">K</span>2</span>'
+        in html
+    )
     assert '<span class="tile tile-joker" title="joker">J</span>' in html
     assert '<span class="tile tile-bare" title="7, colour not noted">7</span>' in html
     assert str(tile_chips("")) == "" and str(tile_chips(None)) == ""
@@ -51,7 +63,7 @@ def test_player_page_shows_chips_rank_table_and_singular_tile(as_user, club, bob
     client = as_user("anon")
     client.get(reverse("tournament-detail", kwargs={"slug": club.slug}))  # a snapshot
     page = client.get(player_url(club, 2)).content.decode()
-    assert 'class="tile tile-orange" title="orange 1">O1<' in page
+    assert 'class="tile tile-orange" title="orange 1"><span class="tile-colour">O</span>1<' in page
     assert "Rank: <strong>" in page and "of 8" in page
     assert "Round 1: " in page and ">table 1</a>, seat 2" in page
     assert "5 points, 1 tile\n" in text(client.get(player_url(club, 3)))
