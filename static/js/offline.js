@@ -54,9 +54,11 @@
     if (form.dataset.offlineLabel) return form.dataset.offlineLabel;
     var section = form.closest("section");
     var heading = section && section.querySelector("h2, h3");
-    var text = heading ? heading.textContent.replace(/\s+/g, " ").trim() : "";
+    // The heading's own text ("Game 2"), without what follows it in a <span>.
+    var first = heading && heading.firstChild;
+    var text = first ? first.textContent.replace(/\s+/g, " ").trim() : "";
     var title = document.querySelector("h1");
-    return (title ? title.textContent.trim() + " — " : "") + (text || "your entry");
+    return (text || "Your entry") + (title ? " (" + title.textContent.trim() + ")" : "");
   }
 
   function notice() {
