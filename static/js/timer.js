@@ -316,7 +316,7 @@
     }
     startTicking();
     holdScreen();
-  } else if (!limit) {
-    clock.textContent = "0:00";
+  } else {
+    clock.textContent = format(limit * 1000); // as the running clock shows it: 2:00
   }
 })();

@@ -183,7 +183,7 @@ def test_turn_timer_records_a_timeout_by_keyboard(new_page, alice, bob):
     sign_in(page, "bob", "bob-pass-123")
     page.clock.install()
     page.goto(f"/t/{tournament.slug}/rounds/1/tables/1/timer/")
-    expect(page.locator("#timer-clock")).to_have_text("10")
+    expect(page.locator("#timer-clock")).to_have_text("0:10")
     tab_to(page, "timer-next")
     page.keyboard.press("Enter")
     expect(page.locator("#timer-turn")).to_have_text("Turn: Player 1 (seat 1)")
