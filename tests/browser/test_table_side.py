@@ -165,7 +165,9 @@ def test_the_timer_keeps_its_state_across_a_reload(timer):
     expect(page.locator("#timer-clock")).to_have_text(re.compile(r"^0:5\d$"))
     expect(page.get_by_role("button", name="Record timeout for Player 2")).to_be_visible()
     expect(page.locator("#timer-next")).to_have_text("Next turn")
+    wait_until(page, "window.__locks.requested >= 1")  # the screen stays on again
     page.get_by_role("button", name="Pause").click()
+    wait_until(page, "window.__locks.released >= 1")  # ... and may sleep while paused
     paused = page.locator("#timer-clock").text_content()
     page.reload()
     expect(page.locator("#timer-status")).to_have_text("Paused.")
