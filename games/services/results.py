@@ -12,7 +12,9 @@ A submission may carry an idempotency key (see `games.models`): sent again with 
 key it answers the version the first one stored (`Result.replayed` is then true) instead
 of storing another, even when the first one's answer never reached the client. The key
 is checked before `based_on`, since a retry is still based on the version before its own.
-The same key with a different body is a `IdempotencyKeyReused` (409) naming the key.
+The same key with a different body is a `IdempotencyKeyReused` (409) naming the key. A
+replay is answered before `require_open`: a retry that arrives after the tournament was
+finished still learns that its entry was stored.
 
 Not checked here: whether the racks can have happened and what they score — that is the
 engine's (`scoring.game`), in its own words; only the request's shape (types, known
