@@ -19,6 +19,8 @@ from tests.factories import make_tournament, open_round
 pytestmark = pytest.mark.django_db(transaction=True)
 
 VIEWPORT_HEIGHT = 900
+# offline.js retries every 5 s; a retry and the page it opens fit well within this.
+RETRY_WAIT_MS = 15_000
 
 
 def fill_game_1(page) -> None:
@@ -51,7 +53,9 @@ def test_a_game_entered_offline_waits_on_the_phone_and_arrives_once(table_page):
     assert Result.objects.count() == 0
 
     page.context.set_offline(False)
-    expect(page.get_by_text("Game 1: version 1 saved (Confirmed).")).to_be_visible()
+    expect(page.get_by_text("Game 1: version 1 saved (Confirmed).")).to_be_visible(
+        timeout=RETRY_WAIT_MS
+    )
     assert page.evaluate("localStorage.getItem('rummitab-outbox')") is None
     result = Result.objects.get()
     assert result.version == 1 and re.fullmatch(r"[0-9a-f-]{36}", result.idempotency_key)
@@ -80,7 +84,9 @@ def test_a_lost_answer_is_sent_again_and_still_lands_once(table_page):
     assert Result.objects.count() == 1  # it did land
     page.unroute(url)
     # The retry (every few seconds) is answered from the key: "saved already".
-    expect(page.get_by_text("Game 1: version 1 was saved already")).to_be_visible()
+    expect(page.get_by_text("Game 1: version 1 was saved already")).to_be_visible(
+        timeout=RETRY_WAIT_MS
+    )
     assert Result.objects.count() == 1
 
 
