@@ -89,5 +89,6 @@ urlpatterns = [
         name="api-result-confirm",
     ),
     path("games/<id:pk>/penalties/", games.PenaltyListView.as_view(), name="api-penalties"),
+    path("games/<id:pk>/extensions/", games.ExtensionListView.as_view(), name="api-extensions"),
     path("penalties/<id:pk>/", games.PenaltyDetailView.as_view(), name="api-penalty"),
 ]

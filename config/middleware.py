@@ -25,3 +25,29 @@ class ConflictPageMiddleware:
         if message is None:
             return None
         return render(request, "conflict.html", {"message": message}, status=409)
+
+
+class OfflineSubmitMiddleware:
+    """The page script that sends forms marked ``data-offline`` (static/js/offline.js)
+    asks with ``X-Offline-Submit: 1``. A redirect answer (the form was saved) becomes
+    ``204`` with the target in ``X-Location``: fetch() would otherwise follow the redirect
+    and render the page, using up its "saved" message before the script opens it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if request.headers.get("X-Offline-Submit") != "1" or response.status_code not in (
+            301,
+            302,
+            303,
+            307,
+            308,
+        ):
+            return response
+        answer = HttpResponse(status=204)
+        answer["X-Location"] = response["Location"]
+        for name, cookie in response.cookies.items():
+            answer.cookies[name] = cookie
+        return answer

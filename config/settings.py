@@ -98,6 +98,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Inside the messages middleware: a saved form's "saved" message waits for the page.
+    "config.middleware.OfflineSubmitMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     # Next to innermost, so a page's blocked delete or deadlock becomes a 409 page, not a 500.

@@ -24,7 +24,7 @@ from scoring.errors import RuleError
 from tournaments.admin import ViewOnly
 from tournaments.models import Round
 
-from .models import Game, Penalty, RackEntry, Result, Seat, Standings, Table
+from .models import Extension, Game, Penalty, RackEntry, Result, Seat, Standings, Table
 from .services.results import penalty_void
 
 
@@ -112,6 +112,16 @@ class ResultAdmin(ViewOnly, SimpleHistoryAdmin):
     list_filter = ["status", "end", "game__table__round__tournament"]
     search_fields = ["racks__player__name", "submitted_by__username"]
     inlines = [RackInline]
+
+
+@admin.register(Extension)
+class ExtensionAdmin(ViewOnly, SimpleHistoryAdmin):
+    """View-only: extensions are recorded by the timer or the API (`extension_set`)."""
+
+    list_display = ["player", "used", "game", "recorded_by", "recorded_at"]
+    list_filter = ["game__table__round__tournament"]
+    search_fields = ["player__name"]
+    raw_id_fields = ["game", "player"]
 
 
 @admin.register(Penalty)

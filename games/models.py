@@ -9,6 +9,13 @@ Terms:
   one becomes `superseded`, an unconfirmed one that a newer entry replaces `discarded`.
 * rack entry — one player's rack in one result, with what the engine made of it:
   rack value (`points`), `charge` (what a loser pays), game `score` before sanctions.
+* idempotency key — a text the client picks once per submission (the API's
+  `Idempotency-Key` header, the table page's hidden field): a submission sent again with
+  the same key (a retry after a dropped connection) is the same submission, never a new
+  version. Stored with the version it created, unique per game, with a fingerprint of
+  the body so the same key with a different body is refused.
+* time extension — some clubs allow each player a few extensions of their turn time per
+  game; `Extension.used` counts those a player took in one game (0..`MAX_EXTENSIONS`).
 * penalty — recorded during play: `timeout` and `failed_manipulation` make the player draw
   tiles; `sanction` takes points off that game's score. Voiding keeps the row.
 * standings snapshot — the ranked table computed from one `results_version`: derived
@@ -110,8 +117,14 @@ class Result(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    # NULL: submitted without a key (such a submission is not de-duplicated).
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    # sha256 of the submitted body, to tell a retry from a different body with that key.
+    idempotency_fingerprint = models.CharField(max_length=64, blank=True, default="")
 
     history = HistoricalRecords(excluded_fields=["submitted_at"])
+    # Set by `result_submit` on a version it answers again for a repeated idempotency key.
+    replayed = False
 
     class Meta:
         ordering = ["game", "version"]
@@ -123,6 +136,10 @@ class Result(models.Model):
                 name="one_confirmed_result_per_game",
             ),
             models.CheckConstraint(condition=Q(version__gte=1), name="result_version_positive"),
+            # NULLs are distinct: results without a key never collide.
+            models.UniqueConstraint(
+                fields=["game", "idempotency_key"], name="one_result_per_idempotency_key"
+            ),
             models.CheckConstraint(
                 condition=Q(confirmed_by__isnull=True, confirmed_at__isnull=True)
                 | Q(confirmed_by__isnull=False, confirmed_at__isnull=False),
@@ -232,6 +249,37 @@ class Penalty(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} — {self.player}"
+
+
+# The most extensions one player can take in one game (RULES.md is silent; clubs that
+# allow extensions allow one to three).
+MAX_EXTENSIONS = 10
+
+
+class Extension(models.Model):
+    """How many time extensions one player took in one game."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="extensions")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="extensions")
+    used = models.PositiveSmallIntegerField(default=0)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["game", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="one_extension_count"),
+            models.CheckConstraint(
+                condition=Q(used__gte=0, used__lte=MAX_EXTENSIONS), name="extensions_0_to_10"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.used} extension(s) in {self.game}"
 
 
 class Standings(models.Model):

@@ -60,6 +60,7 @@ def games_shown() -> QuerySet[Game]:
                 to_attr="confirmed_results",
             ),
             Prefetch("penalties", queryset=Penalty.objects.select_related("recorded_by")),
+            "extensions",
         )
         .order_by("table__round__number", "table__number", "number")
     )
@@ -128,6 +129,7 @@ def table_series(table: Table) -> QuerySet[Game]:
                 "penalties",
                 queryset=Penalty.objects.select_related("player", "recorded_by", "voided_by"),
             ),
+            "extensions",
         )
         .order_by("number")
     )
@@ -388,3 +390,45 @@ def member_rating_history(member: Member) -> list[RatingChange]:
     return list(
         member.rating_changes.select_related("game__table__round__tournament").order_by("position")
     )
+
+
+# --- a player's place ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerPlace:
+    """Where a player stands now: their rank in the newest standings snapshot (None before
+    any, or when not ranked) out of `field`, and their seat in the tournament's latest
+    round (None when not seated in it)."""
+
+    rank: int | None
+    field: int
+    stale: bool
+    latest_round: int | None
+    seat: Seat | None
+
+
+def player_place(player: Player) -> PlayerPlace:
+    """Reads the newest snapshot as stored (never recomputes: the standings page does)."""
+    tournament = player.tournament
+    snapshot = (
+        Standings.objects.filter(tournament=tournament)
+        .order_by("-computed_version")
+        .values_list("rows", "computed_version")
+        .first()
+    )
+    rank, field, stale = None, 0, False
+    if snapshot is not None:
+        rows, version = snapshot
+        field = len(rows)
+        rank = next((row["rank"] for row in rows if row["player"]["id"] == player.pk), None)
+        stale = version < tournament.results_version
+    latest = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+    seat = (
+        Seat.objects.filter(player=player, round__tournament=tournament, round__number=latest)
+        .select_related("table__round")
+        .first()
+        if latest is not None
+        else None
+    )
+    return PlayerPlace(rank=rank, field=field, stale=stale, latest_round=latest, seat=seat)

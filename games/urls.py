@@ -37,6 +37,12 @@ urlpatterns = [
     path(TABLE, entry.table_entry, name="table-entry"),
     path(TABLE + "timer/", entry.table_timer, name="table-timer"),
     path(TABLE + "games/<num:game_number>/timeout/", entry.timeout_record, name="timeout-record"),
+    path(TABLE + "games/<num:game_number>/undo/", entry.timeout_undo, name="timeout-undo"),
+    path(
+        TABLE + "games/<num:game_number>/extension/",
+        entry.extension_record,
+        name="extension-record",
+    ),
     path(T + "rack-value/", entry.rack_value, name="rack-value"),
     path(T + "confirm/", overview.confirm_queue, name="confirm-queue"),
     path(T + "confirm/<num:pk>/", overview.confirm_result, name="confirm-result"),

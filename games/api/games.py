@@ -22,6 +22,8 @@ from django.utils.functional import cached_property
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import (
     OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
     extend_schema,
     extend_schema_field,
     extend_schema_view,
@@ -43,9 +45,10 @@ from tournaments.api.common import (
 )
 from tournaments.permissions import can_score
 
-from ..models import Game, Penalty, RackEntry, Result
+from ..models import MAX_EXTENSIONS, Extension, Game, Penalty, RackEntry, Result
 from ..selectors import games_shown, results_shown, visible_game, visible_penalty, with_result_flag
 from ..services import results as services
+from ..services.extensions import extension_set
 from ..services.results import MAX_RACK_TEXT
 
 # --- serializers ----------------------------------------------------------------------------
@@ -171,6 +174,21 @@ class PenaltyInSerializer(StrictInput):
     )
 
 
+class ExtensionOutSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id", help_text="Player id.")
+    used = serializers.IntegerField(
+        help_text=f"Time extensions this player took in this game (0 to {MAX_EXTENSIONS})."
+    )
+
+
+class ExtensionInSerializer(StrictInput):
+    player = StrictIntegerField(help_text="Player id; must be seated at this table.")
+    used = StrictIntegerField(
+        help_text=f"How many extensions the player has taken in this game, 0 to "
+        f"{MAX_EXTENSIONS} (the count, not one more)."
+    )
+
+
 class GamePlayerOutSerializer(serializers.Serializer):
     position = serializers.IntegerField(help_text="Seat position at the table.")
     player = serializers.IntegerField(source="player.id", help_text="Player id.")
@@ -191,6 +209,10 @@ class GameOutSerializer(serializers.Serializer):
     players = GamePlayerOutSerializer(source="table.seats", many=True)
     result = serializers.SerializerMethodField()
     penalties = PenaltyOutSerializer(many=True)
+    extensions = ExtensionOutSerializer(
+        many=True,
+        help_text="Time extensions per player (only players who took any, or whose count was set).",
+    )
 
     @extend_schema_field(ResultOutSerializer(allow_null=True))
     def get_result(self, game: Game) -> dict | None:
@@ -290,6 +312,7 @@ GAME_EXAMPLE = {
     ],
     "result": RESULT_EXAMPLE,
     "penalties": [PENALTY_EXAMPLE],
+    "extensions": [{"player": 13, "used": 1}],
 }
 
 
@@ -442,9 +465,34 @@ class ResultListView(GameScoped, ListAPIView):
         "is `tiles` or `points` (+ `tile_count`, `jokers`). The engine validates and "
         "scores it; rack `score`s are before sanction points (penalties, which standings "
         "subtract). `status` is `confirmed` at once unless the tournament wants "
-        "confirmation. `based_on` not the latest version → 409 naming `current_version`.",
+        "confirmation. `based_on` not the latest version → 409 naming `current_version`.\n\n"
+        "**Retries:** send an `Idempotency-Key` header (any 1-64 printable characters, "
+        "e.g. a UUID) chosen once per entry. Sent again with the same key and body — a "
+        "retry after a dropped connection — it answers 200 with the version the first "
+        "request stored (header `Idempotent-Replayed: true`), never a new version. The same "
+        "key with a different body → 409 naming `idempotency_key` and the `version` it "
+        "stored. Without the header nothing is de-duplicated. The table page does the "
+        "same with its hidden `idempotency_key` field.",
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="One key per entry (e.g. a random UUID), unique per game; a "
+                "repeated key answers the first result (200) instead of storing another.",
+            )
+        ],
         request=ResultInSerializer,
-        responses={201: ResultOutSerializer, **errors(400, 401, 403, 404, 409)},
+        responses={
+            201: ResultOutSerializer,
+            200: OpenApiResponse(
+                ResultOutSerializer,
+                description="A retry: the version stored by the first request with this "
+                "`Idempotency-Key`.",
+            ),
+            **errors(400, 401, 403, 404, 409),
+        },
         examples=[
             OpenApiExample("Rummikub", value=RESULT_REQUEST_EXAMPLE, request_only=True),
             OpenApiExample("Stored", value=RESULT_EXAMPLE, response_only=True),
@@ -466,20 +514,40 @@ class ResultListView(GameScoped, ListAPIView):
                 response_only=True,
                 status_codes=["409"],
             ),
+            OpenApiExample(
+                "Key reused",
+                value={
+                    "idempotency_key": [
+                        "the key 'e0b1…' was already used for version 1 of this game with "
+                        "different racks; send a new key for a new entry."
+                    ],
+                    "version": 1,
+                },
+                response_only=True,
+                status_codes=["409"],
+            ),
         ],
     )
     def post(self, request: Any, pk: int) -> Response:
         game = self.game
         data = valid(ResultInSerializer, request.data)
         data["racks"] = [dict(rack) for rack in data["racks"]]
-        result = services.result_submit(game=game, by=request.user, **data)
-        return Response(
+        result = services.result_submit(
+            game=game,
+            by=request.user,
+            idempotency_key=request.headers.get("Idempotency-Key"),
+            **data,
+        )
+        response = Response(
             ResultOutSerializer(
                 results_shown().get(pk=result.pk),
                 context=staff_context(request, game.table.round.tournament),
             ).data,
-            status=status.HTTP_201_CREATED,
+            status=status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED,
         )
+        if result.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
 
 
 class ResultConfirmView(GameScoped, APIView):
@@ -567,3 +635,27 @@ class PenaltyDetailView(APIView):
             raise Http404("No such penalty.")
         services.penalty_void(penalty=penalty, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- time extensions ------------------------------------------------------------------------
+
+
+class ExtensionListView(GameScoped, APIView):
+    @extend_schema(
+        tags=["games"],
+        summary="Set a player's time extensions",
+        description="Organisers and scorekeepers. Records how many time extensions (extra "
+        "turn time, as some clubs allow) a seated player has taken in this game: the "
+        f"count, 0 to {MAX_EXTENSIONS}, not an increment. Scores are unchanged; the game "
+        "lists the counts under `extensions`.",
+        request=ExtensionInSerializer,
+        responses={200: ExtensionOutSerializer, **errors(400, 401, 403, 404)},
+        examples=[
+            OpenApiExample("One taken", value={"player": 13, "used": 1}),
+        ],
+    )
+    def put(self, request: Any, pk: int) -> Response:
+        game = self.game
+        data = valid(ExtensionInSerializer, request.data)
+        extension: Extension = extension_set(game=game, by=request.user, **data)
+        return Response(ExtensionOutSerializer(extension).data)

@@ -8,6 +8,14 @@ other: the second gets a `ResultConflict` naming the current version.
 Every write takes the tournament's row lock first, then the game's (`locks.lock_game`),
 and asks `require(by, tournament, "score")` before anything else.
 
+A submission may carry an idempotency key (see `games.models`): sent again with the same
+key it answers the version the first one stored (`Result.replayed` is then true) instead
+of storing another, even when the first one's answer never reached the client. The key
+is checked before `based_on`, since a retry is still based on the version before its own.
+The same key with a different body is a `IdempotencyKeyReused` (409) naming the key. A
+replay is answered before `require_open`: a retry that arrives after the tournament was
+finished still learns that its entry was stored.
+
 Not checked here: whether the racks can have happened and what they score — that is the
 engine's (`scoring.game`), in its own words; only the request's shape (types, known
 fields, players seated at this table) is read here.
@@ -15,6 +23,9 @@ fields, players seated at this table) is read here.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from collections.abc import Mapping, Sequence
 
 from django.core.exceptions import PermissionDenied
@@ -57,6 +68,50 @@ class ResultConflict(Conflict):
             f"{current_version}; reload it and enter your correction again.",
             current_version=current_version,
         )
+
+
+class IdempotencyKeyReused(Conflict):
+    """The idempotency key was already used for a different submission of this game."""
+
+    def __init__(self, key: str, version: int) -> None:
+        super().__init__(
+            "idempotency_key",
+            f"the key {key!r} was already used for version {version} of this game with "
+            "different racks; send a new key for a new entry.",
+            version=version,
+        )
+
+
+# Printable ASCII without spaces: a UUID, a ULID or any client's counter fits.
+_IDEMPOTENCY_KEY = re.compile(r"[!-~]{1,64}", re.ASCII)
+
+
+def _idempotency_key(key: object) -> str | None:
+    if key is None or key == "":
+        return None
+    if not isinstance(key, str) or not _IDEMPOTENCY_KEY.fullmatch(key):
+        raise RuleError(
+            "idempotency_key", "must be 1 to 64 printable characters without spaces, e.g. a UUID."
+        )
+    return key
+
+
+def _fingerprint(**body: object) -> str:
+    text = json.dumps(body, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _replay(game: Game, key: str | None, fingerprint: str) -> Result | None:
+    """The version a submission with this key stored before, if any."""
+    if key is None:
+        return None
+    earlier = game.results.filter(idempotency_key=key).first()
+    if earlier is None:
+        return None
+    if earlier.idempotency_fingerprint != fingerprint:
+        raise IdempotencyKeyReused(key, earlier.version)
+    earlier.replayed = True
+    return earlier
 
 
 def latest_version(game: Game) -> int:
@@ -160,16 +215,23 @@ def result_submit(
     end: object,
     racks: object,
     winner: object = None,
+    idempotency_key: object = None,
 ) -> Result:
     """Validate, score and store a new version of a game's result.
 
     Confirmed at once, unless the tournament wants a second person to confirm; then it
     waits as `submitted`. A newer entry discards an unconfirmed older one; a newer
-    confirmed version supersedes the older confirmed one.
+    confirmed version supersedes the older confirmed one. With an `idempotency_key`
+    used before for this game, the version it stored (`replayed` set), nothing new.
     """
     game = lock_game(game)
     tournament = game.table.round.tournament
     require(by, tournament, "score", at=table_at(game))
+    key = _idempotency_key(idempotency_key)
+    fingerprint = _fingerprint(based_on=based_on, end=end, racks=racks, winner=winner)
+    earlier = _replay(game, key, fingerprint)
+    if earlier is not None:
+        return earlier
     require_open(tournament)
     if isinstance(based_on, bool) or not isinstance(based_on, int) or based_on < 0:
         raise RuleError("based_on", "give the version this entry replaces (0 for the first).")
@@ -185,11 +247,12 @@ def result_submit(
 
     confirm_now = not tournament.results_need_confirmation
     now = timezone.now()
-    _retire_older(game, confirming=confirm_now)
     try:
         # The savepoint keeps the transaction usable if the unique version constraint
-        # fires (a concurrent writer that slipped past the lock, e.g. on SQLite).
+        # fires (a concurrent writer that slipped past the lock, e.g. on SQLite), and
+        # takes back the retiring of older versions with it.
         with transaction.atomic():
+            _retire_older(game, confirming=confirm_now)
             result = stamp_history_user(
                 Result(
                     game=game,
@@ -199,11 +262,17 @@ def result_submit(
                     submitted_by=by,
                     confirmed_by=by if confirm_now else None,
                     confirmed_at=now if confirm_now else None,
+                    idempotency_key=key,
+                    idempotency_fingerprint=fingerprint if key else "",
                 ),
                 by,
             )
             result.save()
     except IntegrityError:
+        # A twin of this very submission that slipped past the lock is its answer.
+        twin = _replay(game, key, fingerprint)
+        if twin is not None:
+            return twin
         raise ResultConflict(based_on=based_on, current_version=latest_version(game)) from None
     RackEntry.objects.bulk_create(
         RackEntry(

@@ -5,6 +5,9 @@ Terms:
 * table page — one page per table of a round (the QR code on the printed sheet opens it).
   A POST carries ``game`` (its number at the table) and ``action``: ``result``,
   ``penalty`` or ``void``.
+* idempotency key — the game form's hidden ``idempotency_key`` (filled by
+  static/js/offline.js with a random UUID per submission): the same submission sent
+  again, e.g. from the phone's queue once the connection returns, lands once.
 * conflict — the entry was based on a version that is no longer the newest (someone else
   entered one meanwhile). Nothing is saved; the page says who entered which version and
   keeps the input, now based on the newest version, so sending it again replaces that
@@ -27,8 +30,9 @@ from tournaments.models import Tournament
 from tournaments.web import add_rule_errors, tournament_context, tournament_page, whole_number
 
 from ..forms import GameEntry, PenaltyForm
-from ..models import Game, Penalty, Result, Table
+from ..models import MAX_EXTENSIONS, Extension, Game, Penalty, Result, Table
 from ..selectors import table_series
+from ..services.extensions import extension_add
 from ..services.results import (
     MAX_RACK_TEXT,
     ResultConflict,
@@ -97,6 +101,9 @@ def table_entry(
                     (v for v in versions if v["result"].status == Result.Status.CONFIRMED), None
                 ),
                 "penalties": list(game.penalties.all()),
+                "extensions": [
+                    (names.get(e.player_id, "?"), e.used) for e in game.extensions.all() if e.used
+                ],
             }
         )
     return render(
@@ -128,7 +135,12 @@ def _submit_result(
     if not entry.is_valid():
         return None, {"entry": entry}
     try:
-        result = result_submit(game=game, by=request.user, **entry.payload())
+        result = result_submit(
+            game=game,
+            by=request.user,
+            idempotency_key=request.POST.get("idempotency_key") or None,
+            **entry.payload(),
+        )
     except ResultConflict as conflict:
         # None when the game has no result at all (the page sent a made-up version).
         newest = (
@@ -143,9 +155,10 @@ def _submit_result(
     except RuleError as error:
         entry.add_rule_errors(error)
         return None, {"entry": entry}
+    saved = "was saved already" if result.replayed else "saved"
     messages.success(
         request,
-        f"Game {game.number}: version {result.version} saved ({result.get_status_display()}).",
+        f"Game {game.number}: version {result.version} {saved} ({result.get_status_display()}).",
     )
     return redirect(_table_url(tournament, table, game)), {}
 
@@ -213,6 +226,7 @@ def table_timer(
         raise Http404("This table has no games.")
     start = next((i for i, s in enumerate(seats) if s.position == game.starter_position), 0)
     order = seats[start:] + seats[:start]  # turns go round from the starter
+    used = dict(Extension.objects.filter(game=game).values_list("player_id", "used"))
     return render(
         request,
         "games/timer.html",
@@ -226,11 +240,41 @@ def table_timer(
             "turn_seconds": tournament.rule_set.turn_seconds,
             "timeout_draw": tournament.rule_set.timeout_draw,
             "timer_players": [
-                {"id": seat.player_id, "name": seat.player.name, "seat": seat.position}
+                {
+                    "id": seat.player_id,
+                    "name": seat.player.name,
+                    "seat": seat.position,
+                    "extensions": used.get(seat.player_id, 0),
+                }
                 for seat in order
             ],
+            "extensions": [(seat, used.get(seat.player_id, 0)) for seat in order],
+            "max_extensions": MAX_EXTENSIONS,
         },
     )
+
+
+def _timer_answer(
+    request: HttpRequest,
+    tournament: Tournament,
+    table: Table,
+    game: Game,
+    answer: dict[str, Any],
+) -> HttpResponse:
+    """htmx gets a line of text (and what the timer needs, as data attributes) for its
+    status area; a plain POST goes back to the timer with the text as a message."""
+    if request.headers.get("HX-Request"):
+        return render(request, "games/_timeout_result.html", {**answer, "game": game})
+    (messages.success if answer["ok"] else messages.error)(request, answer["text"])
+    url = reverse(
+        "table-timer",
+        kwargs={
+            "slug": tournament.slug,
+            "round_number": table.round.number,
+            "table_number": table.number,
+        },
+    )
+    return redirect(f"{url}?game={game.number}")
 
 
 @require_POST
@@ -242,8 +286,8 @@ def timeout_record(
     table_number: int,
     game_number: int,
 ) -> HttpResponse:
-    """One tap on the timer: a timeout penalty for the player whose turn ran over. htmx
-    gets a line of text for the timer's status area; a plain POST goes back to the timer."""
+    """One tap on the timer: a timeout penalty for the player whose turn ran over. The
+    answer carries an Undo button for a timeout recorded by mistake."""
     table_ = _table(tournament, round_number, table_number)
     game_ = get_object_or_404(table_.games, number=game_number)
     try:
@@ -254,21 +298,78 @@ def timeout_record(
             kind="timeout",
         )
     except RuleError as error:
-        text, ok = f"Not recorded: {error}", False
+        answer = {"text": f"Not recorded: {error}", "ok": False, "kind": "timeout"}
     else:
-        text, ok = f"Recorded: {_penalty_text(penalty)}.", True
-    if request.headers.get("HX-Request"):
-        return render(request, "games/_timeout_result.html", {"text": text, "ok": ok})
-    (messages.success if ok else messages.error)(request, text)
-    url = reverse(
-        "table-timer",
-        kwargs={
-            "slug": tournament.slug,
-            "round_number": round_number,
-            "table_number": table_number,
-        },
+        answer = {
+            "text": f"Recorded: {_penalty_text(penalty)}.",
+            "ok": True,
+            "kind": "timeout",
+            "penalty": penalty,
+        }
+    return _timer_answer(request, tournament, table_, game_, answer)
+
+
+@require_POST
+@tournament_page("score")
+def timeout_undo(
+    request: HttpRequest,
+    tournament: Tournament,
+    round_number: int,
+    table_number: int,
+    game_number: int,
+) -> HttpResponse:
+    """Undo a timeout recorded by mistake from the timer: the penalty is voided (through
+    `penalty_void`, so it stays in the history, struck through)."""
+    table_ = _table(tournament, round_number, table_number)
+    game_ = get_object_or_404(table_.games, number=game_number)
+    penalty = get_object_or_404(
+        game_.penalties.select_related("player"),
+        pk=whole_number(request.POST.get("penalty")) or 0,
+        kind=Penalty.Kind.TIMEOUT,
     )
-    return redirect(f"{url}?game={game_.number}")
+    try:
+        penalty_void(penalty=penalty, by=request.user)
+    except RuleError as error:
+        answer = {"text": f"Not undone: {error}", "ok": False, "kind": "undo"}
+    else:
+        answer = {"text": f"Undone: {_penalty_text(penalty)}.", "ok": True, "kind": "undo"}
+    return _timer_answer(request, tournament, table_, game_, answer)
+
+
+@require_POST
+@tournament_page("score")
+def extension_record(
+    request: HttpRequest,
+    tournament: Tournament,
+    round_number: int,
+    table_number: int,
+    game_number: int,
+) -> HttpResponse:
+    """The timer's Extension button: one more time extension for the player whose turn it
+    is (``step=-1`` takes one back); the timer adds a turn time to the running turn."""
+    table_ = _table(tournament, round_number, table_number)
+    game_ = get_object_or_404(table_.games, number=game_number)
+    step = -1 if request.POST.get("step") == "-1" else 1
+    player = whole_number(request.POST.get("player"))
+    try:
+        extension = extension_add(game=game_, by=request.user, player=player, step=step)
+    except RuleError as error:
+        answer = {"text": f"Not recorded: {error.message}", "ok": False, "kind": "extension"}
+    else:
+        name = next(
+            (s.player.name for s in table_.seats.select_related("player") if s.player_id == player),
+            "?",
+        )
+        taken = "taken" if step > 0 else "taken back"
+        answer = {
+            "text": f"Extension {taken}: {name} has used {extension.used} of "
+            f"{MAX_EXTENSIONS} in game {game_.number}.",
+            "ok": True,
+            "kind": "extension",
+            "step": step,
+            "extension": extension,
+        }
+    return _timer_answer(request, tournament, table_, game_, answer)
 
 
 # --- the rack value beside the tiles input --------------------------------------------------

@@ -2,7 +2,8 @@
 
 Terms:
 * cumulative score — the player's scores after sanctions summed round by round (what the
-  chart draws).
+  chart draws); a round none of whose games has a result yet is left out, not drawn as 0.
+* place — the player's current rank (newest standings snapshot) and table (latest round).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from tournaments.web import tournament_context, tournament_page
 
 from ..chart import line_chart
 from ..models import Penalty
-from ..selectors import player_series
+from ..selectors import player_place, player_series
 
 
 def _player_rows(player: Player) -> tuple[list[dict[str, Any]], list[tuple[str, int]]]:
@@ -33,9 +34,8 @@ def _player_rows(player: Player) -> tuple[list[dict[str, Any]], list[tuple[str, 
         )
         penalties = game.player_penalties
         round_number = game.table.round.number
-        by_round.setdefault(round_number, 0)
-        if rack is not None:
-            by_round[round_number] += rack.net_score
+        if rack is not None:  # a round without a result yet is not plotted
+            by_round[round_number] = by_round.get(round_number, 0) + rack.net_score
         rows.append(
             {
                 "game": game,
@@ -69,6 +69,7 @@ def player_detail(request: HttpRequest, tournament: Tournament, player_number: i
         {
             **tournament_context(request.user, tournament),
             "player": player,
+            "place": player_place(player),
             "rows": rows,
             "cumulative": cumulative,
             "chart": line_chart(cumulative) if cumulative else None,

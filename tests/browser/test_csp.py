@@ -158,7 +158,7 @@ def test_scorekeeper_pages_rack_value_and_timer(new_page, tournament, bob):
     # The turn timer (timer.js) counts down, and a timeout is recorded (htmx POST).
     page.clock.install()
     watch.visit(f"/t/{slug}/rounds/1/tables/1/timer/")
-    expect(page.locator("#timer-clock")).to_have_text("120")
+    expect(page.locator("#timer-clock")).to_have_text("2:00")
     page.get_by_role("button", name="Start turn").click()
     expect(page.locator("#timer-turn")).to_have_text(re.compile(r"^Turn: Player \d"))
     page.clock.run_for(3000)

@@ -181,11 +181,12 @@ def test_turn_timer_records_a_timeout_by_keyboard(new_page, alice, bob):
     sign_in(page, "bob", "bob-pass-123")
     page.clock.install()
     page.goto(f"/t/{tournament.slug}/rounds/1/tables/1/timer/")
-    expect(page.locator("#timer-clock")).to_have_text("10")
+    expect(page.locator("#timer-clock")).to_have_text("0:10")
     tab_to(page, "timer-next")
     page.keyboard.press("Enter")
     expect(page.locator("#timer-turn")).to_have_text("Turn: Player 1 (seat 1)")
-    expect(page.locator("#timer-timeout-button")).to_be_hidden()  # not before the time is up
+    # Always at hand (a referee may call time), marked as due only once the time is up.
+    expect(page.locator("#timer-timeout-button")).not_to_have_class(re.compile("due"))
     page.clock.run_for(4000)
     expect(page.locator("#timer-clock")).to_have_text("0:06")
     page.keyboard.press("n")  # Player 1 played in time: the turn passes
@@ -193,6 +194,7 @@ def test_turn_timer_records_a_timeout_by_keyboard(new_page, alice, bob):
     page.clock.run_for(11_000)
     expect(page.locator("#timer-clock")).to_have_text("Time!")
     button = page.get_by_role("button", name="Record timeout for Player 2")
+    expect(button).to_have_class(re.compile("due"))
     expect(button).to_be_visible()
     tab_to(page, "timer-timeout-button")
     page.keyboard.press("Enter")

@@ -16,7 +16,7 @@ from tests.games.helpers import enter_rummikub
 pytestmark = pytest.mark.django_db
 
 GAME_KEYS = {"id", "tournament", "round", "table", "number", "starter", "players", "result",
-             "penalties"}  # fmt: skip
+             "penalties", "extensions"}  # fmt: skip
 GAMES = "/api/v1/tournaments/club-open/games/"
 
 
