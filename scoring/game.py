@@ -35,9 +35,9 @@ Decisions where RULES.md is silent (each is also commented where it is made):
   §2). A given winner still needs an empty rack. With no winner and no blank rack, or with
   several blank racks, the winner must be chosen.
 * All problems at once: when some racks cannot even be read, the racks that can are still
-  checked against the end and the winner (``check_readable``), so a person fixes every
-  mistake in one go; checks that need every rack (availability, the lowest rack when the
-  pool ran out) wait until all of them can be read.
+  checked against the end and the winner and for availability (``check_readable``), so a
+  person fixes every mistake in one go; only the lowest rack when the pool ran out waits
+  until every rack can be read.
 """
 
 from __future__ import annotations
@@ -322,12 +322,11 @@ def _examine(
     if end == "rummikub" and winner is None:
         winner, problem = _implied_winner(racks)
         errors += problem
-    if errors or not complete:
-        # The rack-local end checks still say what they can, so all problems show at once.
-        return racks, (), errors + _end_errors(end, winner, players, racks, rules)
+    # Availability over the racks read is a lower bound, so what it finds is real even
+    # when some rack could not be read; likewise the rack-local end checks.
     errors += _supply_errors(entries, racks)
     errors += _end_errors(end, winner, players, racks, rules)
-    if errors:
+    if errors or not complete:
         return racks, (), errors
     if end == "rummikub":
         assert winner is not None
@@ -488,8 +487,9 @@ def _supply_errors(entries: Sequence[RackIn | None], racks: list[_Rack]) -> list
         check_availability([entry.tiles if entry else None for entry in entries])
     except RuleError as error:
         index = error.path[1]
-        assert isinstance(index, int)
-        return [RuleError(error.path, f"{racks[index].label}: {error.message}")]
+        entry = entries[index] if isinstance(index, int) else None
+        label = entry.label if entry is not None else "a rack"
+        return [RuleError(error.path, f"{label}: {error.message}")]
     # Racks entered by totals hide their tiles, but their counts still add up.
     jokers = tiles = face = 0
     for rack in racks:

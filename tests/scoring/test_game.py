@@ -460,3 +460,16 @@ def test_check_readable_implies_the_winner_from_the_blank_rack() -> None:
         "Ada (seat 1) and Cy (seat 3) all have blank racks; choose the winner who went out"
     ]
     assert check_readable("rummikub", None, racks[:2], STANDARD) == []
+
+
+def test_check_readable_counts_the_tiles_of_the_racks_read() -> None:
+    racks = [
+        named(1, "", "Ada (seat 1)"),
+        None,
+        named(3, "J J", "Cy (seat 3)"),
+        named(4, "J", "Di (seat 4)"),
+    ]
+    errors = check_readable("rummikub", None, racks, STANDARD)
+    assert [(error.path, error.message) for error in errors] == [
+        (("racks", 3, "tiles"), "Di (seat 4): a third joker (J): a game has only 2"),
+    ]
