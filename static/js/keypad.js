@@ -172,6 +172,17 @@
     });
   }
 
+  // When the pool ran out the lowest rack wins: the server computes it, so no winner.
+  Array.prototype.forEach.call(form.querySelectorAll("input[name$='-end']"), function (radio) {
+    radio.addEventListener("change", function () {
+      if (!winner) return;
+      if (rummikub()) implyWinner();
+      else winner.value = "";
+    });
+  });
+
   keypad.hidden = false;
-  activate(0);
+  // Start on the first rack that is not the chosen winner's.
+  var start = racks.findIndex(function (rack) { return !winner || rack.player !== winner.value; });
+  activate(Math.max(start, 0));
 })();

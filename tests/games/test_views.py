@@ -341,3 +341,13 @@ def test_a_number_the_form_cannot_read_is_named_in_the_summary(as_user, club):
         )
     ]
     assert '<a href="#id_g1-r4-points">Player 4 (seat 4): ' in summary
+
+
+@pytest.mark.parametrize("game", [None, 1])
+def test_the_table_page_takes_a_bounded_number_of_queries(
+    as_user, played, django_assert_max_num_queries, game
+):
+    client = as_user("bob")
+    query = {"game": game} if game else {}
+    with django_assert_max_num_queries(12):  # 11 measured; folded games cost none
+        assert client.get(table_url(played), query).status_code == 200
