@@ -96,7 +96,10 @@
     list.forEach(function (token) { rack.chips.appendChild(chip(token)); });
     var points = value(rack);
     if (byTotals(rack)) rack.sum.textContent = "by totals";
-    else if (!list.length) rack.sum.textContent = "blank rack (the winner's)";
+    else if (!list.length) {
+      var alone = racks.filter(blank).length === 1 && rummikub();
+      rack.sum.textContent = alone ? "blank: the winner's rack" : "no tiles yet";
+    }
     else if (points === null) rack.sum.textContent = "check the tiles";
     else rack.sum.textContent = "= " + points + " points (" + list.length + " tile" + (list.length === 1 ? "" : "s") + ")";
   }
@@ -114,6 +117,11 @@
     else if (blanks.every(function (rack) { return rack.player !== winner.value; })) {
       winner.value = ""; // the chosen winner's rack holds tiles now: not the winner
     }
+  }
+
+  function changed() {
+    racks.forEach(show);
+    implyWinner();
   }
 
   function activate(index) {
@@ -154,12 +162,12 @@
     rack.pick.hidden = false;
     rack.pick.addEventListener("click", function () { activate(index); });
     rack.input.addEventListener("focus", function () { activate(index); });
-    rack.input.addEventListener("input", function () { show(rack); implyWinner(); });
+    rack.input.addEventListener("input", changed);
     Array.prototype.forEach.call(rack.totals, function (input) {
-      input.addEventListener("input", function () { show(rack); implyWinner(); });
+      input.addEventListener("input", changed);
     });
-    show(rack);
   });
+  racks.forEach(show);
 
   if (winner) {
     winner.addEventListener("change", function () {
@@ -167,7 +175,7 @@
       if (!chosen || !rummikub()) return;
       write(chosen, []);
       Array.prototype.forEach.call(chosen.totals, function (input) { input.value = ""; });
-      show(chosen);
+      racks.forEach(show);
       if (racks[active] === chosen) activate(active + 1);
     });
   }
@@ -178,6 +186,7 @@
       if (!winner) return;
       if (rummikub()) implyWinner();
       else winner.value = "";
+      racks.forEach(show);
     });
   });
 
