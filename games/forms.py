@@ -13,6 +13,8 @@ Terms:
   empty rack) or, when any of points / tile count / jokers is filled in, by those totals.
 * label — how a page names a seated player: "Ada (seat 2)" (`seat_label`), in the winner
   choices, the rack legends and every error message, never a database id.
+* winner — chosen, or left blank on a Rummikub end when exactly one rack is blank: that
+  player is the winner (the engine's rule, `scoring.game`; the keypad script shows it).
 * error summary — all problems of one submission, listed at the top of the game with a
   link to each field (`GameEntry.summary`); each names the player it is about.
 """
@@ -248,7 +250,7 @@ class PenaltyForm(PageForm):
     def __init__(self, *args: Any, seats: list[Seat], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = [("", "—")] + [
-            (seat.player_id, seat.player.name) for seat in seats
+            (seat.player_id, seat_label(seat.player, seat.position)) for seat in seats
         ]
 
 

@@ -144,7 +144,7 @@ def test_scorekeeper_enters_a_series_and_the_standings_follow_live(new_page, ali
     page.get_by_role("link", name="Edit game 1").click()
     game1 = page.locator("#game-1")
     game1.get_by_text("Record a penalty in game 1").click()
-    game1.get_by_label("Player", exact=True).select_option(label="Player 3")
+    game1.get_by_label("Player", exact=True).select_option(label="Player 3 (seat 3)")
     game1.get_by_label("Penalty", exact=True).select_option("failed_manipulation")
     game1.get_by_role("button", name="Record penalty").click()
     expect(page.get_by_text("failed manipulation for Player 3, draws 3 recorded")).to_be_visible()
