@@ -142,8 +142,9 @@ def _game_in(
         raise_all(errors)
     read = [collect(errors, _rack_in, index, rack, seated) for index, rack in enumerate(racks)]  # type: ignore[arg-type]
     rack_ins = [rack for rack in read if rack is not None]
-    if errors and isinstance(end, str) and not isinstance(winner, bool):
-        errors += check_readable(end, winner if isinstance(winner, int) else None, read, rules)
+    # The engine checks what it can read too (a winner that is not an id has its error).
+    if errors and isinstance(end, str) and (winner is None or type(winner) is int):
+        errors += check_readable(end, winner, read, rules)
     entered = {rack.player for rack in rack_ins}
     missing = [p for p in seated if p not in entered]
     # A player entered twice is the engine's to name; a missing one only this table knows.
