@@ -11,6 +11,12 @@ Terms:
   n-th rack form is ``racks[n]`` of the service's input.
 * by tiles / by totals — a rack is entered as its tiles (``R4 B10 J``; blank means an
   empty rack) or, when any of points / tile count / jokers is filled in, by those totals.
+* label — how a page names a seated player: "Ada (seat 2)" (`seat_label`), in the winner
+  choices, the rack legends and every error message, never a database id.
+* winner — chosen, or left blank on a Rummikub end when exactly one rack is blank: that
+  player is the winner (the engine's rule, `scoring.game`; the keypad script shows it).
+* error summary — all problems of one submission, listed at the top of the game with a
+  link to each field (`GameEntry.summary`); each names the player it is about.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from tournaments.models import Round, Tournament
 from tournaments.web import PageForm, WholeNumberField, add_rule_errors, whole_number
 
 from .models import Game, Penalty, RackEntry, Result, Seat
+from .services.results import seat_label
 
 # The most digits a start number can have: a database integer holds 9 safely.
 START_NUMBER_DIGITS = 9
@@ -45,14 +52,14 @@ class ResultForm(PageForm):
         coerce=int,
         required=False,
         empty_value=None,
-        help_text="Who emptied the rack. When the pool ran out, the lowest rack wins; "
-        "leave it blank then.",
+        help_text="Who emptied the rack — or just leave their rack blank. When the pool "
+        "ran out, the lowest rack wins; leave it blank then.",
     )
 
     def __init__(self, *args: Any, seats: list[Seat], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["winner"].choices = [("", "—")] + [
-            (seat.player_id, seat.player.name) for seat in seats
+            (seat.player_id, seat_label(seat.player, seat.position)) for seat in seats
         ]
 
 
@@ -68,10 +75,16 @@ class RackForm(PageForm):
     def __init__(self, *args: Any, seat: Seat, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seat = seat
+        self.label = seat_label(seat.player, seat.position)
         name = seat.player.name
         self.fields["tiles"].label = f"{name} — tiles"
         self.fields["tiles"].widget.attrs.update(
-            {"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+            {
+                "autocomplete": "off",
+                "autocapitalize": "characters",
+                "spellcheck": "false",
+                "data-tiles": "",  # the keypad (static/js/keypad.js) writes here
+            }
         )
         self.fields["points"].label = f"{name} — points"
         self.fields["tile_count"].label = f"{name} — tile count"
@@ -176,11 +189,39 @@ class GameEntry:
     def errors(self) -> bool:
         return bool(self.form.errors) or any(rack.errors for rack in self.racks)
 
+    def summary(self) -> list[dict[str, str]]:
+        """Every problem of the submission, for the list at the top of the game: the
+        message and the id of the input it is about (the link target). A rack's message
+        names its player; one that does not yet (a number the form could not read) gets
+        the player's label in front."""
+        items = [
+            {"target": self._target(self.form, name), "text": str(message)}
+            for name, messages in self.form.errors.items()
+            for message in messages
+        ]
+        for rack in self.racks:
+            for name, messages in rack.errors.items():
+                for message in messages:
+                    text = str(message)
+                    if rack.label not in text:
+                        text = f"{rack.label}: {text}"
+                    items.append({"target": self._target(rack, name), "text": text})
+        return items
+
+    def _target(self, form: forms.Form, name: str) -> str:
+        if name not in form.fields:
+            return f"game-{self.game.number}"
+        field = form[name]
+        if isinstance(field.field.widget, forms.RadioSelect):
+            return f"{field.auto_id}_0"
+        return field.auto_id
+
 
 def _initial_from(latest: Result | None) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """Prefill from the newest version, so a correction starts from what was entered."""
     if latest is None:
-        return {"based_on": 0}, {}
+        # Most games end by a Rummikub; the winner then follows from the one blank rack.
+        return {"based_on": 0, "end": Result.End.RUMMIKUB}, {}
     racks = list(latest.racks.all())
     winners = [rack.player_id for rack in racks if rack.winner]
     initial = {
@@ -211,7 +252,7 @@ class PenaltyForm(PageForm):
     def __init__(self, *args: Any, seats: list[Seat], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = [("", "—")] + [
-            (seat.player_id, seat.player.name) for seat in seats
+            (seat.player_id, seat_label(seat.player, seat.position)) for seat in seats
         ]
 
 

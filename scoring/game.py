@@ -18,6 +18,9 @@ Terms (RULES.md §2 to §4):
   plus bonuses, minus sanction points recorded by a referee.
 * **zero-sum** — the scores add up to 0; RULES.md §4 says exactly when this must hold,
   and ``score_game`` checks it every time it must.
+* **label** — how a message names a player: the rack's ``name`` as the caller gives it
+  (a page passes "Ada (seat 2)"), else "player <id>". The engine never invents names; it
+  uses the ones it receives, so every message a person reads names a person.
 
 Decisions where RULES.md is silent (each is also commented where it is made):
 
@@ -27,11 +30,19 @@ Decisions where RULES.md is silent (each is also commented where it is made):
 * The loss cap limits what the loser finally pays, so it comes after the difference.
 * The runner-up bonus goes to every loser tied on the lowest charge (in a game of two,
   the one loser); when all players tie as winners there is no runner-up.
+* **The blank rack implies the winner of a Rummikub end**: when no winner is given and
+  exactly one rack is empty, that player is the winner (the winner's rack is empty, RULES.md
+  §2). A given winner still needs an empty rack. With no winner and no blank rack, or with
+  several blank racks, the winner must be chosen.
+* All problems at once: when some racks cannot even be read, the racks that can are still
+  checked against the end and the winner and for availability (``check_readable``), so a
+  person fixes every mistake in one go; only the lowest rack when the pool ran out waits
+  until every rack can be read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -67,13 +78,18 @@ class RackIn:
     tile_count: int | None = None
     jokers: int = 0
     no_meld: NoMeld = None
+    name: str | None = None  # how messages name the player, e.g. "Ada (seat 2)"
+
+    @property
+    def label(self) -> str:
+        return self.name or f"player {self.player}"
 
 
 @dataclass(frozen=True)
 class GameIn:
     end: End
     racks: tuple[RackIn, ...]
-    winner: int | None = None  # required for rummikub; computed when the pool ran out
+    winner: int | None = None  # rummikub: given, or implied by the one blank rack
     sanctions: Mapping[int, int] = field(default_factory=dict)  # player -> points (> 0)
 
 
@@ -111,6 +127,7 @@ class _Rack:
     no_meld: NoMeld
     face: int  # face values only, jokers excluded
     by_tiles: bool  # entered as tiles rather than totals
+    label: str = ""  # how messages name the player
 
     @property
     def where(self) -> tuple[str | int, ...]:
@@ -132,6 +149,16 @@ def check_rack(index: int, rack: RackIn, rules: RuleSet) -> None:
 def validate_game(game: GameIn, rules: RuleSet) -> None:
     """Raise RuleError (or RuleErrors, several at once) if the game cannot have happened."""
     _validated(game, rules)
+
+
+def check_readable(
+    end: str, winner: int | None, racks: Sequence[RackIn | None], rules: RuleSet
+) -> list[RuleError]:
+    """Every problem the engine can find in a game some of whose racks could not even be
+    read (``None``, keeping its place): each readable rack's own checks, and whether it
+    fits the end and the winner. For a caller that reports all problems at once."""
+    _, _, errors = _examine(end, winner, {}, racks, rules)
+    return errors
 
 
 def score_game(game: GameIn, rules: RuleSet) -> GameOut:
@@ -253,45 +280,94 @@ def _rack_out(
 
 def _validated(game: GameIn, rules: RuleSet) -> tuple[list[_Rack], tuple[int, ...]]:
     """The racks as established facts and the winners, or RuleError(s)."""
-    errors: list[RuleError] = []
-    if game.end not in ENDS:
-        errors.append(RuleError("end", f"unknown end {game.end!r}; use rummikub or pool_exhausted"))
-    if not MIN_RACKS <= len(game.racks) <= MAX_RACKS:
-        errors.append(
-            RuleError(
-                "racks", f"a game has {MIN_RACKS} to {MAX_RACKS} racks, not {len(game.racks)}"
-            )
-        )
-    racks: list[_Rack] = []
-    players: list[int] = []
-    for index, entry in enumerate(game.racks):
-        if entry.player in players:
-            errors.append(
-                RuleError(("racks", index, "player"), f"player {entry.player} appears twice")
-            )
-        players.append(entry.player)
-        try:
-            racks.append(_read_rack(index, entry, rules))
-        except RuleError as error:
-            errors.append(error)
-    errors += _winner_errors(game, players)
-    errors += _sanction_errors(game.sanctions, players)
-    raise_all(errors)
-    errors += _supply_errors(game, racks)
-    if game.end == "rummikub":
-        assert game.winner is not None
-        errors += _rummikub_errors(game.winner, racks)
-        winners: tuple[int, ...] = (game.winner,)
-    else:
-        winners, more = _exhausted_winners(game.winner, racks, rules)
-        errors += more
+    racks, winners, errors = _examine(game.end, game.winner, game.sanctions, game.racks, rules)
     raise_all(errors)
     return racks, winners
 
 
+def _examine(
+    end: str,
+    winner: int | None,
+    sanctions: Mapping[int, int],
+    entries: Sequence[RackIn | None],
+    rules: RuleSet,
+) -> tuple[list[_Rack], tuple[int, ...], list[RuleError]]:
+    """The racks read, the winners and every problem found. ``None`` is a rack the caller
+    could not read (its problems are the caller's); the checks that need every rack then
+    wait, the rack-local ones run on the others."""
+    errors: list[RuleError] = []
+    if end not in ENDS:
+        errors.append(RuleError("end", f"unknown end {end!r}; use rummikub or pool_exhausted"))
+    if not MIN_RACKS <= len(entries) <= MAX_RACKS:
+        errors.append(
+            RuleError("racks", f"a game has {MIN_RACKS} to {MAX_RACKS} racks, not {len(entries)}")
+        )
+    racks: list[_Rack] = []
+    players: list[int] = []
+    labels: dict[int, str] = {}
+    for index, entry in enumerate(entries):
+        if entry is None:
+            continue
+        if entry.player in players:
+            errors.append(RuleError(("racks", index, "player"), f"{entry.label} appears twice"))
+        players.append(entry.player)
+        labels.setdefault(entry.player, entry.label)
+        try:
+            racks.append(_read_rack(index, entry, rules))
+        except RuleError as error:
+            errors.append(error)
+    complete = len(racks) == len(entries)  # also: no rack failed its own checks
+    errors += _winner_errors(winner, players, labels)
+    errors += _sanction_errors(sanctions, players, labels)
+    if end == "rummikub" and winner is None:
+        winner, problem = _implied_winner(racks)
+        errors += problem
+    # Availability over the racks read is a lower bound, so what it finds is real even
+    # when some rack could not be read; likewise the rack-local end checks.
+    errors += _supply_errors(entries, racks)
+    errors += _end_errors(end, winner, players, racks, rules)
+    if errors or not complete:
+        return racks, (), errors
+    if end == "rummikub":
+        assert winner is not None
+        return racks, (winner,), []
+    winners, more = _exhausted_winners(winner, racks, rules)
+    return racks, winners, more
+
+
+def _end_errors(
+    end: str, winner: int | None, players: list[int], racks: list[_Rack], rules: RuleSet
+) -> list[RuleError]:
+    """What each rack read says against the end (and the winner of a Rummikub end)."""
+    if end == "rummikub":
+        return _rummikub_errors(winner, racks) if winner in players else []
+    if end == "pool_exhausted":
+        return _exhausted_rack_errors(racks, rules)
+    return []
+
+
+def _implied_winner(racks: list[_Rack]) -> tuple[int | None, list[RuleError]]:
+    """A Rummikub end without a winner given: the one blank rack names the winner."""
+    blank = [rack for rack in racks if rack.empty]
+    if len(blank) == 1:
+        return blank[0].player, []
+    if not blank:
+        return None, [
+            RuleError(
+                "winner",
+                "a Rummikub end needs the winner who emptied the rack: choose the winner "
+                "or leave their rack blank",
+            )
+        ]
+    names = " and ".join(rack.label for rack in blank)
+    return None, [
+        RuleError("winner", f"{names} all have blank racks; choose the winner who went out")
+    ]
+
+
 def _read_rack(index: int, entry: RackIn, rules: RuleSet) -> _Rack:
     """One rack's own checks (RULES.md §1 to §3); the first problem is raised."""
-    who = f"player {entry.player}"
+    who = entry.label
     if entry.no_meld not in (None, *NO_MELD_KINDS):
         raise RuleError(
             ("racks", index, "no_meld"),
@@ -306,17 +382,17 @@ def _read_rack(index: int, entry: RackIn, rules: RuleSet) -> _Rack:
         tiles = entry.tiles
         face, jokers = rack_face_value(tiles), joker_count(tiles)
         value = face + jokers * rules.joker_penalty
-        return _Rack(index, entry.player, value, len(tiles), jokers, entry.no_meld, face, True)
+        return _Rack(index, entry.player, value, len(tiles), jokers, entry.no_meld, face, True, who)
     face = _checked_face(index, entry, rules.joker_penalty)
     points = entry.points or 0
     return _Rack(
-        index, entry.player, points, entry.tile_count, entry.jokers, entry.no_meld, face, False
+        index, entry.player, points, entry.tile_count, entry.jokers, entry.no_meld, face, False, who
     )
 
 
 def _checked_face(index: int, entry: RackIn, joker_penalty: int) -> int:
     """The face value behind a rack entered by totals, if such a rack can exist."""
-    who = f"player {entry.player}"
+    who = entry.label
     points, count, jokers = entry.points, entry.tile_count, entry.jokers
 
     def error(name: str, message: str) -> RuleError:
@@ -373,18 +449,22 @@ def _check_face_fits(
         )
 
 
-def _winner_errors(game: GameIn, players: list[int]) -> list[RuleError]:
-    if game.winner is None:
-        if game.end == "rummikub":
-            return [RuleError("winner", "a Rummikub end needs the winner who emptied the rack")]
+def _winner_errors(
+    winner: int | None, players: list[int], labels: Mapping[int, str]
+) -> list[RuleError]:
+    if winner is None or winner in players:
         return []
-    if game.winner not in players:
-        at_table = ", ".join(str(player) for player in players)
-        return [RuleError("winner", f"player {game.winner} is not in this game ({at_table})")]
-    return []
+    # Not at this table, so no name is known for it: the id is what the caller sent.
+    at_table = ", ".join(
+        labels[player] if labels[player] != f"player {player}" else str(player)
+        for player in players
+    )
+    return [RuleError("winner", f"player {winner} is not in this game ({at_table})")]
 
 
-def _sanction_errors(sanctions: Mapping[int, int], players: list[int]) -> list[RuleError]:
+def _sanction_errors(
+    sanctions: Mapping[int, int], players: list[int], labels: Mapping[int, str]
+) -> list[RuleError]:
     # Keyed by player id, not list position, so the error sits on the mapping itself.
     errors = []
     for player, points in sanctions.items():
@@ -394,19 +474,22 @@ def _sanction_errors(sanctions: Mapping[int, int], players: list[int]) -> list[R
             errors.append(
                 RuleError(
                     "sanctions",
-                    f"player {player}'s sanction must be a positive number of points, "
+                    f"{labels[player]}'s sanction must be a positive number of points, "
                     f"not {points!r}",
                 )
             )
     return errors
 
 
-def _supply_errors(game: GameIn, racks: list[_Rack]) -> list[RuleError]:
+def _supply_errors(entries: Sequence[RackIn | None], racks: list[_Rack]) -> list[RuleError]:
     """Availability over the racks (RULES.md §1), racks entered by totals included."""
     try:
-        check_availability([entry.tiles for entry in game.racks])
+        check_availability([entry.tiles if entry else None for entry in entries])
     except RuleError as error:
-        return [error]
+        index = error.path[1]
+        entry = entries[index] if isinstance(index, int) else None
+        label = entry.label if entry is not None else "a rack"
+        return [RuleError(error.path, f"{label}: {error.message}")]
     # Racks entered by totals hide their tiles, but their counts still add up.
     jokers = tiles = face = 0
     for rack in racks:
@@ -426,27 +509,27 @@ def _supply_errors(game: GameIn, racks: list[_Rack]) -> list[RuleError]:
         else:
             continue
         name = "tiles" if rack.by_tiles else problem[0]
-        return [RuleError(("racks", rack.index, name), f"player {rack.player}: {problem[1]}")]
+        return [RuleError(("racks", rack.index, name), f"{rack.label}: {problem[1]}")]
     return []
 
 
-def _rummikub_errors(winner: int, racks: list[_Rack]) -> list[RuleError]:
+def _rummikub_errors(winner: int | None, racks: list[_Rack]) -> list[RuleError]:
     errors = []
+    went_out = next((rack.label for rack in racks if rack.player == winner), f"player {winner}")
     for rack in racks:
         if rack.player == winner:
             if not rack.empty:
                 errors.append(
                     RuleError(
                         rack.where,
-                        f"player {winner} went out, so their rack must be empty, "
-                        f"not {_holding(rack)}",
+                        f"{went_out} went out, so their rack must be empty, not {_holding(rack)}",
                     )
                 )
             if rack.no_meld is not None:
                 errors.append(
                     RuleError(
                         ("racks", rack.index, "no_meld"),
-                        f"player {winner} went out, so they made the opening meld; "
+                        f"{went_out} went out, so they made the opening meld; "
                         "clear the no-meld flag",
                     )
                 )
@@ -454,10 +537,32 @@ def _rummikub_errors(winner: int, racks: list[_Rack]) -> list[RuleError]:
             errors.append(
                 RuleError(
                     rack.where,
-                    f"player {rack.player}'s rack is empty, but only the winner, "
-                    f"player {winner}, went out",
+                    f"{rack.label}'s rack is empty, but only the winner, {went_out}, went out",
                 )
             )
+    return errors
+
+
+def _exhausted_rack_errors(racks: list[_Rack], rules: RuleSet) -> list[RuleError]:
+    """What each rack says against a pool-exhausted end (RULES.md §2)."""
+    errors = [
+        RuleError(
+            rack.where,
+            f"{rack.label}'s rack is empty: that is a Rummikub end, not pool exhausted",
+        )
+        for rack in racks
+        if rack.empty
+    ]
+    if rules.exhausted_winner == "fewest_tiles":
+        errors += [
+            RuleError(
+                ("racks", rack.index, "tile_count"),
+                f"{rack.label}'s tile count is required because the rules decide "
+                "a pool-exhausted game by fewest tiles",
+            )
+            for rack in racks
+            if rack.tile_count is None
+        ]
     return errors
 
 
@@ -468,28 +573,9 @@ def _exhausted_winners(
 
     The rack value decides, never a no-meld charge: the charge is what a loser pays,
     the rack is what the player holds, and "lowest rack" is about what they hold.
+    Each rack's own problems (``_exhausted_rack_errors``) are already ruled out.
     """
-    errors = [
-        RuleError(
-            rack.where,
-            f"player {rack.player}'s rack is empty: that is a Rummikub end, not pool exhausted",
-        )
-        for rack in racks
-        if rack.empty
-    ]
     by_tiles = rules.exhausted_winner == "fewest_tiles"
-    if by_tiles:
-        errors += [
-            RuleError(
-                ("racks", rack.index, "tile_count"),
-                f"player {rack.player}'s tile count is required because the rules decide "
-                "a pool-exhausted game by fewest tiles",
-            )
-            for rack in racks
-            if rack.tile_count is None
-        ]
-    if errors:
-        return (), errors
 
     def rank(rack: _Rack) -> tuple[int, ...]:
         # Decision (RULES.md §2): fewest tiles, a tie broken by lower points.
@@ -515,13 +601,18 @@ def _holding(rack: _Rack) -> str:
 def _not_lowest(given: int, winners: tuple[int, ...], racks: list[_Rack], by_tiles: bool) -> str:
     best = next(rack for rack in racks if rack.player in winners)
     claimed = next(rack for rack in racks if rack.player == given)
-    names = ", ".join(str(player) for player in winners)
-    lowest = f"player {names} has" if len(winners) == 1 else f"players {names} have"
+    lowest_racks = [rack for rack in racks if rack.player in winners]
+    if len(lowest_racks) == 1:
+        lowest = f"{best.label} has"
+    elif all(rack.label == f"player {rack.player}" for rack in lowest_racks):
+        lowest = f"players {', '.join(str(rack.player) for rack in lowest_racks)} have"
+    else:
+        lowest = f"{' and '.join(rack.label for rack in lowest_racks)} have"
 
     def holding(rack: _Rack) -> str:
         return _holding(rack) if by_tiles else _many(rack.value, "point")
 
     return (
-        f"player {given} is not lowest by {'fewest tiles' if by_tiles else 'lowest points'}: "
-        f"{lowest} {holding(best)}, player {given} has {holding(claimed)}"
+        f"{claimed.label} is not lowest by {'fewest tiles' if by_tiles else 'lowest points'}: "
+        f"{lowest} {holding(best)}, {claimed.label} has {holding(claimed)}"
     )

@@ -143,8 +143,9 @@ class ResultInSerializer(StrictInput):
     winner = StrictIntegerField(
         required=False,
         allow_null=True,
-        help_text="Player id; required for `rummikub`, computed for `pool_exhausted` (if "
-        "given, it must match).",
+        help_text="Player id; for `rummikub` the one who emptied the rack — may be left out "
+        "when exactly one rack is blank (that player is the winner); computed for "
+        "`pool_exhausted` (if given, it must match).",
     )
     racks = RackInSerializer(many=True, help_text="Each seated player exactly once.")
 

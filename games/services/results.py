@@ -34,7 +34,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from scoring.errors import Conflict, RuleError, raise_all
-from scoring.game import ENDS, GameIn, RackIn, check_rack, score_game
+from scoring.game import ENDS, GameIn, RackIn, check_readable, score_game
 from scoring.rules import RuleSet
 from scoring.tiles import parse_tiles
 from tournaments.events import results_changed
@@ -114,6 +114,11 @@ def _replay(game: Game, key: str | None, fingerprint: str) -> Result | None:
     return earlier
 
 
+def seat_label(player: Player, position: int) -> str:
+    """How messages name a seated player: "Ada (seat 2)" — a name and a seat, never an id."""
+    return f"{player.name} (seat {position})"
+
+
 def latest_version(game: Game) -> int:
     return game.results.aggregate(top=Max("version"))["top"] or 0
 
@@ -127,15 +132,18 @@ def _number_or_none(path: tuple[str | int, ...], value: object) -> int | None:
     """A whole number or nothing; what range it may take is the engine's to say."""
     if value is None or (isinstance(value, int) and not isinstance(value, bool)):
         return value
-    raise RuleError(path, f"must be a whole number, not {value!r}.")
+    name = str(path[-1]).replace("_", " ")
+    raise RuleError(path, f"{name} must be a whole number, not {value!r}.")
 
 
-def _rack_in(index: int, rack: object, seated: Mapping[int, Player]) -> RackIn:
+def _rack_in(index: int, rack: object, seated: Mapping[int, str]) -> RackIn:
     """One rack of the request in the engine's terms.
 
     Only the request's shape is checked here (an object of known fields, text tiles,
     whole numbers, a player seated at this table); whether such a rack can exist is
-    `scoring.game`'s to say, in its own words.
+    `scoring.game`'s to say, in its own words. ``seated`` labels each seated player
+    ("Ada (seat 2)"); every message about a seated player's rack starts with it, and the
+    engine gets it to name the player too.
     """
 
     def at(key: str) -> tuple[str | int, ...]:
@@ -164,6 +172,9 @@ def _rack_in(index: int, rack: object, seated: Mapping[int, Player]) -> RackIn:
     no_meld = rack.get("no_meld")
     if no_meld is not None and not isinstance(no_meld, str):
         errors.append(RuleError(at("no_meld"), f"{no_meld!r} is not could_not or declined."))
+    label = seated.get(player) if isinstance(player, int) else None
+    if label:
+        errors = [RuleError(error.path, f"{label}: {error.message}") for error in errors]
     raise_all(errors)
     return RackIn(
         player=player,  # type: ignore[arg-type]
@@ -172,11 +183,12 @@ def _rack_in(index: int, rack: object, seated: Mapping[int, Player]) -> RackIn:
         tile_count=totals["tile_count"],
         jokers=totals["jokers"] or 0,
         no_meld=no_meld,  # type: ignore[arg-type]
+        name=label,
     )
 
 
 def _game_in(
-    *, end: object, winner: object, racks: object, seated: Mapping[int, Player], rules: RuleSet
+    *, end: object, winner: object, racks: object, seated: Mapping[int, str], rules: RuleSet
 ) -> GameIn:
     """The request as the engine's input: every seated player has a rack. What the end,
     the winner and the racks may be is checked by the engine (`scoring.game`); when some
@@ -192,15 +204,14 @@ def _game_in(
         raise_all(errors)
     read = [collect(errors, _rack_in, index, rack, seated) for index, rack in enumerate(racks)]  # type: ignore[arg-type]
     rack_ins = [rack for rack in read if rack is not None]
-    if errors:
-        for index, rack in enumerate(read):
-            if rack is not None:
-                collect(errors, check_rack, index, rack, rules)
+    # The engine checks what it can read too (a winner that is not an id has its error).
+    if errors and isinstance(end, str) and (winner is None or type(winner) is int):
+        errors += check_readable(end, winner, read, rules)
     entered = {rack.player for rack in rack_ins}
     missing = [p for p in seated if p not in entered]
     # A player entered twice is the engine's to name; a missing one only this table knows.
     if missing and not errors and len(entered) == len(rack_ins):
-        names = ", ".join(f"{p} ({seated[p].name})" for p in missing)
+        names = ", ".join(seated[p] for p in missing)
         errors.append(RuleError("racks", f"no rack for seated player {names}."))
     raise_all(errors)
     return GameIn(end=end, racks=tuple(rack_ins), winner=winner)  # type: ignore[arg-type]
@@ -239,7 +250,10 @@ def result_submit(
     if based_on != current:
         raise ResultConflict(based_on=based_on, current_version=current)
 
-    seated = {seat.player_id: seat.player for seat in game.table.seats.select_related("player")}
+    seated = {
+        seat.player_id: seat_label(seat.player, seat.position)
+        for seat in game.table.seats.select_related("player")
+    }
     outcome = score_game(
         _game_in(end=end, winner=winner, racks=racks, seated=seated, rules=tournament.rule_set),
         tournament.rule_set,

@@ -8,6 +8,12 @@ Terms:
 * idempotency key — the game form's hidden ``idempotency_key`` (filled by
   static/js/offline.js with a random UUID per submission): the same submission sent
   again, e.g. from the phone's queue once the connection returns, lands once.
+* open game — the one game shown with its form, "Game 2 of 4" (``?game=N``; by default the
+  first game without a result). The other games are folded to one line: the scores of
+  their newest version with an Edit link, or "not entered". Saving a result opens the
+  next game without one, so a series is entered game after game without scrolling.
+  Works without JavaScript; the keypad (static/js/keypad.js) only adds to it.
+* entered — a game with at least one result version (confirmed or waiting).
 * conflict — the entry was based on a version that is no longer the newest (someone else
   entered one meanwhile). Nothing is saved; the page says who entered which version and
   keeps the input, now based on the newest version, so sending it again replaces that
@@ -60,7 +66,24 @@ def _table_url(tournament: Tournament, table: Table, game: Game | None = None) -
             "table_number": table.number,
         },
     )
-    return f"{url}#game-{game.number}" if game else url
+    return f"{url}?game={game.number}#game-{game.number}" if game else url
+
+
+def _next_unentered(table: Table, after: int) -> Game | None:
+    """The first game without a result after game `after`, else the first one before it."""
+    games = list(table.games.filter(results__isnull=True).order_by("number"))
+    return next((g for g in games if g.number > after), games[0] if games else None)
+
+
+def _open_game(request: HttpRequest, games: list[Game], posted: Game | None) -> Game | None:
+    """The game to show with its form: the one just posted (its input or errors), the one
+    asked for by ``?game=N``, else the first without a result (None when all have one)."""
+    if posted is not None:
+        return posted
+    wanted = whole_number(request.GET.get("game"))
+    return next((g for g in games if g.number == wanted), None) or next(
+        (g for g in games if not g.all_results), None
+    )
 
 
 @tournament_page("score")
@@ -71,15 +94,19 @@ def table_entry(
     seats = list(table_.seats.select_related("player").order_by("position"))
     games = list(table_series(table_))
     bound: dict[int, dict[str, Any]] = {}  # game number -> forms to show with their input
+    posted = None
     if request.method == "POST":
-        game = next((g for g in games if g.number == whole_number(request.POST.get("game"))), None)
+        posted = next(
+            (g for g in games if g.number == whole_number(request.POST.get("game"))), None
+        )
         action = ACTIONS.get(request.POST.get("action", ""))
-        if game is None or action is None:
+        if posted is None or action is None:
             raise Http404("No such game or action.")
-        response, shown = action(request, tournament, table_, game, seats)
+        response, shown = action(request, tournament, table_, posted, seats)
         if response is not None:
             return response
-        bound[game.number] = shown
+        bound[posted.number] = shown
+    open_game = _open_game(request, games, posted)
     rack_value_url = reverse("rack-value", kwargs={"slug": tournament.slug})
     names = {seat.player_id: seat.player.name for seat in seats}
     series = []
@@ -87,12 +114,19 @@ def table_entry(
         shown = bound.get(game.number, {})
         latest = game.all_results[0] if game.all_results else None
         versions = [_version(result, names) for result in game.all_results]
+        is_open = game == open_game
         series.append(
             {
                 "game": game,
+                "open": is_open,
+                "newest": versions[0] if versions else None,
                 "starter": next((s for s in seats if s.position == game.starter_position), None),
-                "entry": shown.get("entry")
-                or GameEntry(game, seats, latest=latest, rack_value_url=rack_value_url),
+                "entry": (
+                    shown.get("entry")
+                    or GameEntry(game, seats, latest=latest, rack_value_url=rack_value_url)
+                )
+                if is_open
+                else None,
                 "penalty_form": shown.get("penalty_form")
                 or PenaltyForm(prefix=f"p{game.number}", seats=seats),
                 "conflict": shown.get("conflict"),
@@ -115,6 +149,9 @@ def table_entry(
             "table": table_,
             "seats": seats,
             "series": series,
+            "open_game": open_game,
+            "keypad_numbers": range(1, 14),
+            "entered": sum(1 for game in games if game.all_results),
         },
     )
 
@@ -160,7 +197,8 @@ def _submit_result(
         request,
         f"Game {game.number}: version {result.version} {saved} ({result.get_status_display()}).",
     )
-    return redirect(_table_url(tournament, table, game)), {}
+    following = _next_unentered(table, game.number)
+    return redirect(_table_url(tournament, table, following)), {}
 
 
 def _record_penalty(

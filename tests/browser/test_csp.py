@@ -150,7 +150,7 @@ def test_scorekeeper_pages_rack_value_and_timer(new_page, tournament, bob):
     page = watch.page
     slug = tournament.slug
     # The live rack value (htmx GET as one types).
-    watch.visit(f"/t/{slug}/rounds/1/tables/1/")
+    watch.visit(f"/t/{slug}/rounds/1/tables/1/?game=2")
     game2 = page.locator("#game-2")
     game2.get_by_label("Player 2 — tiles").fill("R4 B10 K2")
     expect(page.locator("#g2-r2-value")).to_have_text("= 16 points (3 tiles)")

@@ -117,7 +117,7 @@ def test_scorekeeper_enters_a_series_and_the_standings_follow_live(new_page, ali
     page.goto(f"/t/{tournament.slug}/rounds/1/tables/1/")
     game1 = page.locator("#game-1")
     game1.get_by_label("Rummikub (a rack emptied)").check()
-    game1.get_by_label("Winner").select_option(label="Player 1")
+    game1.get_by_label("Winner").select_option(label="Player 1 (seat 1)")
     game1.get_by_label("Player 2 — tiles").fill("R4 B10 K2")
     expect(page.locator("#g1-r2-value")).to_have_text("= 16 points (3 tiles)")
     game1.get_by_label("Player 3 — tiles").fill("J 7 X5")
@@ -132,19 +132,22 @@ def test_scorekeeper_enters_a_series_and_the_standings_follow_live(new_page, ali
     expect(page.locator("#g1-r3-value")).to_have_text("= 37 points (2 tiles, 1 joker)")
     game1.get_by_role("button", name="Save game 1").click()
     expect(page.get_by_text("Game 1: version 1 saved (Confirmed).")).to_be_visible()
+    expect(page.get_by_role("heading", name=re.compile("Game 2 of 3"))).to_be_visible()
 
     # The public page shows the result without a reload.
     expect(viewer.locator("#standings")).to_contain_text("53", timeout=15_000)
     assert viewer.evaluate("window.notReloaded") is True
 
     # A penalty in game 1, then games 2 (pool exhausted, by tiles) and 3 (by totals).
+    page.get_by_role("link", name="Edit game 1").click()
     game1 = page.locator("#game-1")
     game1.get_by_text("Record a penalty in game 1").click()
-    game1.get_by_label("Player", exact=True).select_option(label="Player 3")
+    game1.get_by_label("Player", exact=True).select_option(label="Player 3 (seat 3)")
     game1.get_by_label("Penalty", exact=True).select_option("failed_manipulation")
     game1.get_by_role("button", name="Record penalty").click()
     expect(page.get_by_text("failed manipulation for Player 3, draws 3 recorded")).to_be_visible()
 
+    page.get_by_role("link", name="Enter game 2").click()
     game2 = page.locator("#game-2")
     game2.get_by_label("Pool exhausted").check()
     game2.get_by_label("Player 1 — tiles").fill("R12")
@@ -153,9 +156,9 @@ def test_scorekeeper_enters_a_series_and_the_standings_follow_live(new_page, ali
     game2.get_by_role("button", name="Save game 2").click()
     expect(page.get_by_text("Game 2: version 1 saved")).to_be_visible()
 
-    game3 = page.locator("#game-3")
+    game3 = page.locator("#game-3")  # opened by the save: the next game without a result
     game3.get_by_label("Rummikub (a rack emptied)").check()
-    game3.get_by_label("Winner").select_option(label="Player 3")
+    game3.get_by_label("Winner").select_option(label="Player 3 (seat 3)")
     game3.get_by_text("By totals instead").first.click()
     game3.get_by_label("Player 1 — points").fill("20")
     game3.get_by_label("Player 2 — tiles").fill("O5")

@@ -3,6 +3,9 @@ the turn timer's timeout, the confirmation queue and the missing-results overvie
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -48,12 +51,12 @@ def test_a_whole_game_by_tiles_and_totals(as_user, club):
     game = game_of(club)
     response = as_user("bob").post(table_url(club), entry(game, racks=GOOD))
     assert response.status_code == 302
-    assert response["Location"].endswith("#game-1")
+    assert response["Location"].endswith("?game=2#game-2")  # on to the next game
     result = Result.objects.get(game=game)
     assert (result.version, result.status) == (1, "confirmed")
     scores = dict(result.racks.values_list("player__number", "score"))
     assert scores == {1: 16 + 37 + 3, 2: -16, 3: -37, 4: -3}
-    page = text(as_user("bob").get(table_url(club)))
+    page = text(as_user("bob").get(table_url(club), {"game": 1}))
     assert "Confirmed: version 1" in page
     assert 'value="R4 B10 K2"' not in page  # prefilled in canonical order
     assert 'value="B10 R4 K2"' in page and "= 16 points" in page
@@ -89,7 +92,7 @@ def test_a_correction_becomes_version_two_with_the_history_visible(as_user, play
         (1, "superseded"),
         (2, "confirmed"),
     ]
-    page = text(as_user("bob").get(table_url(played)))
+    page = text(as_user("bob").get(table_url(played), {"game": 1}))
     assert "History: 2 versions" in page
     assert "<strong>Version 1</strong> — Superseded" in page
     assert "entered by alice" in page and "entered by bob" in page
@@ -230,3 +233,121 @@ def test_results_csv_has_every_confirmed_rack(as_user, played):
     assert lines[0].startswith("round,table,game,version,end,seat,player_number")
     assert len(lines) == 1 + 8
     assert lines[2].startswith("1,1,1,1,rummikub,2,2,Player 2,B10 R4 K2,16,3,0,,16,-16,0,0,")
+
+
+# --- one game per screen --------------------------------------------------------------------
+
+
+def test_the_page_opens_on_the_first_game_without_a_result(as_user, played):
+    page = text(as_user("bob").get(table_url(played)))
+    assert "Game 2 of 4" in page and "starts: Player 2 (seat 2)" in page
+    assert page.count('<form method="post" action="?game=') == 1  # one game's form only
+    assert 'name="g2-based_on"' in page and 'name="g1-based_on"' not in page
+    # Game 1 folded to its scores with an Edit link; games 3 and 4 to "not entered".
+    assert "Player 1 +56" in page and "Player 4 -3" in page
+    assert 'href="?game=1#game-1" aria-label="Edit game 1"' in page
+    assert 'aria-label="Enter game 3"' in page and page.count("not entered") == 2
+
+
+def test_any_game_opens_by_its_number(as_user, played):
+    page = text(as_user("bob").get(table_url(played), {"game": 3}))
+    assert "Game 3 of 4" in page and 'name="g3-based_on"' in page
+    assert "Game 9" not in text(as_user("bob").get(table_url(played), {"game": 9}))
+
+
+def test_saving_moves_to_the_next_game_without_a_result(as_user, played):
+    game3 = game_of(played, 3)
+    response = as_user("bob").post(table_url(played), entry(game3, racks=GOOD))
+    assert response["Location"].endswith("?game=4#game-4")
+    game4 = game_of(played, 4)
+    response = as_user("bob").post(table_url(played), entry(game4, racks=GOOD))
+    assert response["Location"].endswith("?game=2#game-2")  # wraps round to the one left
+    game2 = game_of(played, 2)
+    response = as_user("bob").post(table_url(played), entry(game2, racks=GOOD))
+    assert "?game=" not in response["Location"]
+    page = text(as_user("bob").get(response["Location"]))
+    assert "All 4 games are entered." in page and '<form method="post" action="?game=' not in page
+
+
+def test_the_form_is_marked_for_offline_sending_and_takes_an_idempotency_key(as_user, club):
+    page = text(as_user("bob").get(table_url(club)))
+    assert "data-offline" in page and 'name="idempotency_key" value=""' in page
+    data = entry(game_of(club), racks=GOOD) | {"idempotency_key": "abc-123"}
+    assert as_user("bob").post(table_url(club), data).status_code == 302
+
+
+# --- the winner and the blank rack -------------------------------------------------------------
+
+
+def test_the_one_blank_rack_makes_the_winner_when_none_is_chosen(as_user, club):
+    game = game_of(club)
+    racks = ({"tiles": "R4"}, {"tiles": ""}, {"tiles": "J"}, {"tiles": "K3"})
+    response = as_user("bob").post(table_url(club), entry(game, winner="", racks=racks))
+    assert response.status_code == 302
+    winners = RackEntry.objects.filter(winner=True).values_list("player__number", flat=True)
+    assert list(winners) == [2]
+
+
+def test_a_new_game_starts_as_a_rummikub_end(as_user, club):
+    page = text(as_user("bob").get(table_url(club)))
+    assert 'value="rummikub" id="id_g1-end_0" checked' in page or (
+        'id="id_g1-end_0" checked' in page
+    )
+
+
+# --- errors a person can act on -----------------------------------------------------------------
+
+
+def test_three_mistakes_show_three_messages_at_once_naming_the_players(as_user, club):
+    game = game_of(club)
+    # Seat 1 is chosen as winner but holds a tile; seat 2 wrote a tile that does not
+    # exist; seat 4 gave negative points. Each in a different stage of the checks.
+    racks = ({"tiles": "R4"}, {"tiles": "R4 X10"}, {"tiles": "J 7"}, {"points": "-3"})
+    page = text(as_user("bob").post(table_url(club), entry(game, racks=racks)))
+    assert Result.objects.count() == 0
+    summary = re.search(r'<div class="error-summary" id="game-1-errors"(.*?)</div>', page, re.S)
+    assert summary, "the summary sits at the top of the game"
+    assert "Nothing was saved: 3 problems to correct" in summary.group(1)
+    items = [
+        (target, html.unescape(message))
+        for target, message in re.findall(
+            r'<li><a href="#([^"]+)">(.*?)</a></li>', summary.group(1)
+        )
+    ]
+    # In the order of the page, each linked to its input.
+    assert [target for target, _ in items] == [
+        "id_g1-r1-tiles",
+        "id_g1-r2-tiles",
+        "id_g1-r4-points",
+    ]
+    assert items[0][1].startswith("Player 1 (seat 1) went out, so their rack must be empty")
+    assert items[1][1].startswith("Player 2 (seat 2): unknown colour 'X'")
+    assert items[2][1] == "Player 4 (seat 4): points cannot be negative, got -3"
+    for _, message in items:
+        assert re.search(r"\bplayer \d", message) is None  # the engine's "player <id>"
+    # The same messages beside the fields; the form posts to the summary's anchor.
+    assert field_errors(page, "id_g1-r4-points") == [items[2][1]]
+    assert 'action="?game=1#game-1-errors"' in page
+    assert page.index("error-summary") < page.index('name="g1-end"')
+
+
+def test_a_number_the_form_cannot_read_is_named_in_the_summary(as_user, club):
+    game = game_of(club)
+    racks = ({"tiles": ""}, {"tiles": "R4"}, {"tiles": "J"}, {"points": "many"})
+    page = html.unescape(text(as_user("bob").post(table_url(club), entry(game, racks=racks))))
+    summary = page[
+        page.index('class="error-summary"') : page.index(
+            "</ul>", page.index('class="error-summary"')
+        )
+    ]
+    assert '<a href="#id_g1-r4-points">Player 4 (seat 4): ' in summary
+
+
+@pytest.mark.parametrize("game", [None, 1])
+def test_the_table_page_takes_a_bounded_number_of_queries(
+    as_user, played, django_assert_max_num_queries, game
+):
+    client = as_user("bob")
+    query = {"game": game} if game else {}
+    with django_assert_max_num_queries(12):  # 11 measured; folded games cost none
+        assert client.get(table_url(played), query).status_code == 200

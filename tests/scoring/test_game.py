@@ -6,7 +6,7 @@ import pytest
 
 from scoring import game as game_module
 from scoring.errors import RuleError, RuleErrors, as_error_dict
-from scoring.game import GameIn, RackIn, RackOut, score_game, validate_game
+from scoring.game import GameIn, RackIn, RackOut, check_readable, score_game, validate_game
 from scoring.tiles import face_value_bounds
 from tests.scoring.helpers import (
     STANDARD,
@@ -201,9 +201,31 @@ def test_the_whole_game_total_counts_jokers_apart() -> None:
 # --- Rummikub end ----------------------------------------------------------------------------
 
 
-def test_rummikub_needs_a_winner() -> None:
-    with rule_error(("winner",), "winner"):
-        validate_game(rummikub(None, WINNER, tiles(2, "R5")), STANDARD)
+def test_rummikub_needs_a_winner_or_one_blank_rack() -> None:
+    with rule_error(("winner",), "winner", "leave their rack blank"):
+        validate_game(rummikub(None, tiles(1, "R1"), tiles(2, "R5")), STANDARD)
+
+
+def test_the_one_blank_rack_implies_the_winner() -> None:
+    out = score_game(rummikub(None, tiles(1, "R4"), tiles(2, ""), tiles(3, "J")), STANDARD)
+    assert out.winners == (2,)
+    assert scores(out) == {1: -4, 2: 34, 3: -30}
+
+
+def test_a_given_winner_with_a_blank_rack_is_the_same_game() -> None:
+    racks = (tiles(1, "R4"), tiles(2, ""), tiles(3, "J"))
+    assert score_game(rummikub(2, *racks), STANDARD) == score_game(rummikub(None, *racks), STANDARD)
+
+
+def test_two_blank_racks_and_no_winner_name_both_players() -> None:
+    game = rummikub(
+        None,
+        RackIn(1, tiles=(), name="Ada (seat 1)"),
+        RackIn(2, tiles=(), name="Bo (seat 2)"),
+        tiles(3, "R5"),
+    )
+    with rule_error(("winner",), "Ada (seat 1) and Bo (seat 2)", "choose the winner"):
+        validate_game(game, STANDARD)
 
 
 @pytest.mark.parametrize(
@@ -320,7 +342,6 @@ def test_independent_errors_come_together() -> None:
             {"player": ["player 12 appears twice"]},
             {"tiles": ["player 14: the rack is missing; give its tiles or its points"]},
         ],
-        "winner": ["a Rummikub end needs the winner who emptied the rack"],
         "sanctions": ["player 15 is not in this game"],
     }
 
@@ -335,7 +356,7 @@ def test_end_errors_come_together() -> None:
 
 def test_a_single_error_is_a_plain_rule_error() -> None:
     with pytest.raises(RuleError) as info:
-        validate_game(rummikub(None, WINNER, tiles(2, "R5")), STANDARD)
+        validate_game(rummikub(None, tiles(1, "R1"), tiles(2, "R5")), STANDARD)
     assert not isinstance(info.value, RuleErrors)
 
 
@@ -370,3 +391,85 @@ def test_the_zero_sum_check_is_real(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(game_module, "_scores", lambda *args: {1: 5, 2: -4})
     with pytest.raises(AssertionError, match="zero-sum"):
         score_game(rummikub(1, WINNER, tiles(2, "R5")), STANDARD)
+
+
+# --- names in messages, and every problem at once ---------------------------------------------
+
+
+def named(player: int, text: str, name: str) -> RackIn:
+    return RackIn(player, tiles=tiles(player, text).tiles, name=name)
+
+
+def test_messages_name_players_by_the_names_given_never_by_id() -> None:
+    game = rummikub(
+        41,
+        named(41, "R4", "Ada (seat 1)"),
+        RackIn(42, points=-1, name="Bo (seat 2)"),
+        named(43, "", "Cy (seat 3)"),
+        sanctions={41: 0},
+    )
+    with pytest.raises(RuleErrors) as info:
+        validate_game(game, STANDARD)
+    messages = [error.message for error in info.value.errors]
+    assert messages == [
+        "Bo (seat 2): points cannot be negative, got -1",
+        "Ada (seat 1)'s sanction must be a positive number of points, not 0",
+        "Ada (seat 1) went out, so their rack must be empty, not 1 tile, 4 points",
+        "Cy (seat 3)'s rack is empty, but only the winner, Ada (seat 1), went out",
+    ]
+    assert not any(str(player) in message for message in messages for player in (41, 42, 43))
+
+
+def test_availability_names_the_player_whose_rack_overflows() -> None:
+    game = rummikub(
+        1,
+        named(1, "", "Ada (seat 1)"),
+        named(2, "J J", "Bo (seat 2)"),
+        named(3, "J", "Cy (seat 3)"),
+    )
+    with rule_error(("racks", 2, "tiles"), "Cy (seat 3): a third joker"):
+        validate_game(game, STANDARD)
+
+
+def test_the_lowest_rack_message_names_players() -> None:
+    game = exhausted(named(1, "R9", "Ada (seat 1)"), named(2, "R5", "Bo (seat 2)"), winner=1)
+    with rule_error(("winner",), "Ada (seat 1) is not lowest", "Bo (seat 2) has 5 points"):
+        validate_game(game, STANDARD)
+
+
+def test_check_readable_reports_the_readable_racks_against_the_winner() -> None:
+    errors = check_readable(
+        "rummikub",
+        1,
+        [named(1, "R4", "Ada (seat 1)"), None, RackIn(3, points=-2, name="Cy (seat 3)")],
+        STANDARD,
+    )
+    assert [(error.path, error.message) for error in errors] == [
+        (("racks", 2, "points"), "Cy (seat 3): points cannot be negative, got -2"),
+        (
+            ("racks", 0, "tiles"),
+            "Ada (seat 1) went out, so their rack must be empty, not 1 tile, 4 points",
+        ),
+    ]
+
+
+def test_check_readable_implies_the_winner_from_the_blank_rack() -> None:
+    racks = [named(1, "", "Ada (seat 1)"), None, named(3, "", "Cy (seat 3)")]
+    errors = check_readable("rummikub", None, racks, STANDARD)
+    assert [error.message for error in errors] == [
+        "Ada (seat 1) and Cy (seat 3) all have blank racks; choose the winner who went out"
+    ]
+    assert check_readable("rummikub", None, racks[:2], STANDARD) == []
+
+
+def test_check_readable_counts_the_tiles_of_the_racks_read() -> None:
+    racks = [
+        named(1, "", "Ada (seat 1)"),
+        None,
+        named(3, "J J", "Cy (seat 3)"),
+        named(4, "J", "Di (seat 4)"),
+    ]
+    errors = check_readable("rummikub", None, racks, STANDARD)
+    assert [(error.path, error.message) for error in errors] == [
+        (("racks", 3, "tiles"), "Di (seat 4): a third joker (J): a game has only 2"),
+    ]

@@ -197,7 +197,10 @@ BAD_ENTRIES = {
                                          e["racks"][2].update(tiles="R5")), "racks"),
     "a winner holding tiles": (lambda e, g: e["racks"][0].update(tiles="K3"), "racks"),
     "two empty racks": (lambda e, g: e["racks"][1].update(tiles=""), "racks"),
-    "no winner for rummikub": (lambda e, g: e.pop("winner"), "winner"),
+    "no winner and no blank rack": (
+        lambda e, g: (e.pop("winner"), e["racks"][0].update(tiles="K3")),
+        "winner",
+    ),
     "a winner not at the table": (lambda e, g: e.update(winner=999999), "winner"),
     "negative points": (lambda e, g: e["racks"][3].update(points=-5), "racks"),
     "impossible points": (lambda e, g: e["racks"][3].update(points=500, tile_count=2), "racks"),
@@ -328,3 +331,12 @@ def test_the_service_check_stands_behind_the_view(bob, game):
 
     with pytest.raises(RuleError):
         result_submit(game=game, by=bob, based_on=0, end="rummikub", racks=[])
+
+
+def test_the_one_blank_rack_implies_the_winner(client_for, game):
+    entry = api_example(game)
+    del entry["winner"]
+    response = client_for("bob").post(results_url(game), entry, format="json")
+    assert response.status_code == 201, response.json()
+    winners = [rack["player"] for rack in response.json()["racks"] if rack["winner"]]
+    assert winners == [seated(game)[0]]

@@ -1,0 +1,197 @@
+/* The tile keypad of the table page (templates/games/table.html). Plain JS, no build step.
+
+   Progressive enhancement: without this script the game form is a plain form where the
+   racks are typed in the notation (R4 B10 J). With it:
+   * each rack shows its tiles as coloured chips with the running rack value, and is a
+     button: tapping it makes it the active rack;
+   * the keypad builds the active rack: a colour (it stays selected until another is
+     tapped), then a number 1-13 adds that tile; J adds a joker; ⌫ takes the last tile
+     back; "Next ▸" moves to the next rack. It writes into the rack's tiles input, which
+     stays editable, so typing still works and the server reads the same text;
+   * the winner and the blank rack imply each other on a Rummikub end: choosing a winner
+     blanks their rack, and when exactly one rack is blank its player becomes the winner
+     (the server applies the same rule, scoring.game);
+   * the error summary at the top of a game that was not saved gets the focus, so the
+     page scrolls there and a screen reader reads it. */
+(function () {
+  "use strict";
+
+  var COLOURS = { B: "blue", R: "red", O: "orange", Y: "orange", K: "black" };
+  var TOKEN = /^([BROYK]?)(\d{1,2})$/;
+
+  var summary = document.querySelector(".error-summary");
+  if (summary) {
+    summary.focus();
+    summary.scrollIntoView({ block: "start" });
+  }
+
+  var form = document.querySelector("form.entry");
+  var keypad = form && form.querySelector("[data-keypad]");
+  if (!keypad) return;
+  var jokerPenalty = parseInt(form.dataset.jokerPenalty, 10) || 0;
+  var racks = Array.prototype.map.call(form.querySelectorAll("[data-rack]"), function (el) {
+    return {
+      el: el,
+      player: el.dataset.player,
+      input: el.querySelector("[data-tiles]"),
+      pick: el.querySelector("[data-rack-pick]"),
+      chips: el.querySelector("[data-chips]"),
+      sum: el.querySelector("[data-rack-sum]"),
+      totals: el.querySelectorAll(".totals input"),
+      name: el.querySelector("[data-rack-pick]").getAttribute("aria-label").replace(/^Tiles of /, ""),
+    };
+  });
+  var winner = form.querySelector("select[name$='-winner']");
+  var forLine = keypad.querySelector("[data-keypad-for]");
+  var active = 0;
+  var colour = "";
+
+  function tokens(rack) {
+    return rack.input.value.split(/[\s,]+/).filter(Boolean);
+  }
+
+  function byTotals(rack) {
+    return Array.prototype.some.call(rack.totals, function (input) { return input.value.trim() !== ""; });
+  }
+
+  function blank(rack) {
+    return tokens(rack).length === 0 && !byTotals(rack);
+  }
+
+  function chip(token) {
+    var span = document.createElement("span");
+    var upper = token.toUpperCase();
+    var match = TOKEN.exec(upper);
+    if (upper === "J") {
+      span.className = "tile tile-joker";
+      span.textContent = "J";
+      span.setAttribute("aria-label", "joker");
+    } else if (match && match[1]) {
+      var name = COLOURS[match[1]];
+      span.className = "tile tile-" + name;
+      span.textContent = (match[1] === "Y" ? "O" : match[1]) + match[2];
+      span.setAttribute("aria-label", name + " " + match[2]);
+    } else {
+      span.className = "tile";
+      span.textContent = upper;
+    }
+    return span;
+  }
+
+  function value(rack) {
+    var points = 0, jokers = 0, known = true;
+    tokens(rack).forEach(function (token) {
+      var upper = token.toUpperCase();
+      var match = TOKEN.exec(upper);
+      if (upper === "J") jokers += 1;
+      else if (match && +match[2] >= 1 && +match[2] <= 13) points += +match[2];
+      else known = false;
+    });
+    return known ? points + jokers * jokerPenalty : null;
+  }
+
+  function show(rack) {
+    rack.chips.textContent = "";
+    var list = tokens(rack);
+    list.forEach(function (token) { rack.chips.appendChild(chip(token)); });
+    var points = value(rack);
+    if (byTotals(rack)) rack.sum.textContent = "by totals";
+    else if (!list.length) {
+      var alone = racks.filter(blank).length === 1 && rummikub();
+      rack.sum.textContent = alone ? "blank: the winner's rack" : "no tiles yet";
+    }
+    else if (points === null) rack.sum.textContent = "check the tiles";
+    else rack.sum.textContent = "= " + points + " points (" + list.length + " tile" + (list.length === 1 ? "" : "s") + ")";
+  }
+
+  function rummikub() {
+    var end = form.querySelector("input[name$='-end']:checked");
+    return end && end.value === "rummikub";
+  }
+
+  // The one blank rack of a Rummikub end names the winner.
+  function implyWinner() {
+    if (!winner || !rummikub()) return;
+    var blanks = racks.filter(blank);
+    if (blanks.length === 1) winner.value = blanks[0].player;
+    else if (blanks.every(function (rack) { return rack.player !== winner.value; })) {
+      winner.value = ""; // the chosen winner's rack holds tiles now: not the winner
+    }
+  }
+
+  function changed() {
+    racks.forEach(show);
+    implyWinner();
+  }
+
+  function activate(index) {
+    active = (index + racks.length) % racks.length;
+    racks.forEach(function (rack, i) {
+      rack.el.classList.toggle("active", i === active);
+      rack.pick.setAttribute("aria-pressed", i === active ? "true" : "false");
+    });
+    forLine.textContent = "Tiles for " + racks[active].name;
+  }
+
+  function write(rack, list) {
+    rack.input.value = list.join(" ");
+    // htmx and everything else listening see it as typed.
+    rack.input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  function setColour(letter) {
+    colour = letter;
+    keypad.querySelectorAll("[data-colour]").forEach(function (button) {
+      button.setAttribute("aria-pressed", button.dataset.colour === letter ? "true" : "false");
+    });
+  }
+
+  keypad.addEventListener("click", function (event) {
+    var button = event.target.closest("button");
+    if (!button) return;
+    var rack = racks[active];
+    var list = tokens(rack);
+    if (button.dataset.colour) setColour(button.dataset.colour);
+    else if (button.dataset.number) write(rack, list.concat([colour + button.dataset.number]));
+    else if (button.hasAttribute("data-joker")) write(rack, list.concat(["J"]));
+    else if (button.hasAttribute("data-back")) write(rack, list.slice(0, -1));
+    else if (button.hasAttribute("data-next")) activate(active + 1);
+  });
+
+  racks.forEach(function (rack, index) {
+    rack.pick.hidden = false;
+    rack.pick.addEventListener("click", function () { activate(index); });
+    rack.input.addEventListener("focus", function () { activate(index); });
+    rack.input.addEventListener("input", changed);
+    Array.prototype.forEach.call(rack.totals, function (input) {
+      input.addEventListener("input", changed);
+    });
+  });
+  racks.forEach(show);
+
+  if (winner) {
+    winner.addEventListener("change", function () {
+      var chosen = racks.filter(function (rack) { return rack.player === winner.value; })[0];
+      if (!chosen || !rummikub()) return;
+      write(chosen, []);
+      Array.prototype.forEach.call(chosen.totals, function (input) { input.value = ""; });
+      racks.forEach(show);
+      if (racks[active] === chosen) activate(active + 1);
+    });
+  }
+
+  // When the pool ran out the lowest rack wins: the server computes it, so no winner.
+  Array.prototype.forEach.call(form.querySelectorAll("input[name$='-end']"), function (radio) {
+    radio.addEventListener("change", function () {
+      if (!winner) return;
+      if (rummikub()) implyWinner();
+      else winner.value = "";
+      racks.forEach(show);
+    });
+  });
+
+  keypad.hidden = false;
+  // Start on the first rack that is not the chosen winner's.
+  var start = racks.findIndex(function (rack) { return !winner || rack.player !== winner.value; });
+  activate(Math.max(start, 0));
+})();
