@@ -43,7 +43,7 @@ def test_a_phone_without_an_account_scores_its_table_through_the_link(new_page, 
     expect(phone.get_by_role("heading", level=1)).to_contain_text("Table 1")
     game1 = phone.locator("#game-1")
     game1.get_by_label("Rummikub (a rack emptied)").check()
-    game1.get_by_label("Winner").select_option(label="Player 1")
+    game1.get_by_label("Winner").select_option(label="Player 1 (seat 1)")
     game1.get_by_label("Player 2 — tiles").fill("R4 B10 K2")
     game1.get_by_label("Player 3 — tiles").fill("J 7")
     game1.get_by_label("Player 4 — tiles").fill("O3")

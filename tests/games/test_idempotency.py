@@ -192,7 +192,8 @@ def test_an_offline_script_submit_gets_204_and_the_message_waits(as_user, club):
     form = entry(game, racks=GOOD) | {"idempotency_key": "page-key-2"}
     answer = client.post(table_url(club), form, HTTP_X_OFFLINE_SUBMIT="1")
     assert answer.status_code == 204
-    assert answer["X-Location"].endswith(table_url(club) + "#game-1")
+    # Saved: the table page opens the next game without a result.
+    assert answer["X-Location"].endswith(table_url(club) + "?game=2#game-2")
     assert "Game 1: version 1 saved" in text(client.get(table_url(club)))
     # A form with errors is answered as usual (200, the errors beside the fields).
     bad = entry(game_of(club, 2), racks=({"tiles": "X9"},) * 4)
