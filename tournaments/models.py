@@ -12,6 +12,13 @@ Terms:
   a *scorekeeper* enters results and penalties.
 * player — someone registered in one tournament; `number` is their start number there.
   A withdrawn player keeps their games but is not seated again.
+* late entry — a player registered once round 1 exists: `joined_round` is the round they
+  can first be seated in (the next one); the rounds before it are *missed rounds*, counted
+  in the standings as the tournament's `missed_rounds` says (not played / average / zero).
+* forfeit rule — `forfeit_rule`: how a game is scored that a withdrawn player's seat
+  forfeits (`scoring.game.score_forfeit`).
+* substitute games — games someone else played in a player's seat; they count for the
+  seat's player only when `credit_substitute_games` is set.
 * round — one sitting of every active player at a table; how it was seated (`method`,
   `seed`) and how good the seating is (`quality`) are stored with it.
 * first result — the moment the first result of any game was entered
@@ -31,6 +38,15 @@ from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 
 
 class Tournament(models.Model):
+    class MissedRounds(models.TextChoices):
+        NOT_PLAYED = "not_played", "Not played (nothing added)"
+        AVERAGE = "average", "At the player's own average per game"
+        ZERO = "zero", "Played, scoring zero"
+
+    class ForfeitRule(models.TextChoices):
+        SHARED = "shared", "The others share the win and the absent seat's charge"
+        ABSENT_ONLY = "absent_only", "Only the absent seat is charged; the others score 0"
+
     class Status(models.TextChoices):
         UPCOMING = "upcoming", "Upcoming"
         RUNNING = "running", "Running"
@@ -51,6 +67,18 @@ class Tournament(models.Model):
     results_need_confirmation = models.BooleanField(default=False)
     public = models.BooleanField(default=True)
     results_version = models.PositiveIntegerField(default=0)
+    # How a late entry's missed rounds count (README "Late entries, withdrawals,
+    # substitutes"; scoring.standings "missed games").
+    missed_rounds = models.CharField(
+        max_length=12, choices=MissedRounds.choices, default=MissedRounds.NOT_PLAYED
+    )
+    forfeit_rule = models.CharField(
+        max_length=12, choices=ForfeitRule.choices, default=ForfeitRule.SHARED
+    )
+    credit_substitute_games = models.BooleanField(
+        default=False,
+        help_text="Count the games a substitute played for the seat's player.",
+    )
     first_result_at = models.DateTimeField(
         null=True,
         blank=True,
@@ -81,6 +109,14 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(target_score__isnull=True) | Q(target_score__gte=1),
                 name="target_score_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(missed_rounds__in=["not_played", "average", "zero"]),
+                name="missed_rounds_choice",
+            ),
+            models.CheckConstraint(
+                condition=Q(forfeit_rule__in=["shared", "absent_only"]),
+                name="forfeit_rule_choice",
             ),
         ]
 
@@ -126,6 +162,8 @@ class Player(models.Model):
     club = models.CharField(max_length=100, blank=True)
     rating = models.IntegerField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    # A late entry: the first round they could be seated in (null = from the start).
+    joined_round = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     registered_at = models.DateTimeField(auto_now_add=True)
 
     history = HistoricalRecords()
@@ -135,6 +173,10 @@ class Player(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="unique_start_number"),
             models.CheckConstraint(condition=Q(number__gte=1), name="start_number_positive"),
+            models.CheckConstraint(
+                condition=Q(joined_round__isnull=True) | Q(joined_round__gte=2),
+                name="joined_round_after_first",
+            ),
         ]
 
     def __str__(self) -> str:
