@@ -79,6 +79,13 @@ def _player_fields(values: Mapping[str, Any]) -> dict[str, Any]:
     return cleaned
 
 
+def joined_round_now(tournament: Tournament) -> int | None:
+    """The round a player registered now joins from: the next one once round 1 exists
+    (a late entry), else None (from the start). Under the tournament row lock."""
+    top = tournament.rounds.aggregate(top=Max("number"))["top"]
+    return None if top is None else top + 1
+
+
 def _next_numbers(tournament: Tournament, count: int) -> Iterable[int]:
     # The tournament row lock serialises numbering between concurrent registrations.
     Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
@@ -97,12 +104,22 @@ def _lock(tournament: Tournament | int) -> Tournament:
 def player_register(
     *, tournament: Tournament, by: User, name: str, club: str = "", rating: int | None = None
 ) -> Player:
-    """Register one player; start numbers count up from 1. Late entries are welcome."""
+    """Register one player; start numbers count up from 1. Late entries are welcome: one
+    registered once round 1 exists joins from the next round (`joined_round`), and the
+    rounds before it count as the tournament's `missed_rounds` says."""
     require(by, tournament, "organise")
     require_open(_lock(tournament))
     fields = _player_fields({"name": name, "club": club, "rating": rating})
     (number,) = _next_numbers(tournament, 1)
-    player = stamp_history_user(Player(tournament=tournament, number=number, **fields), by)
+    player = stamp_history_user(
+        Player(
+            tournament=tournament,
+            number=number,
+            joined_round=joined_round_now(tournament),
+            **fields,
+        ),
+        by,
+    )
     player.save()
     results_changed(tournament)
     return player
@@ -268,9 +285,12 @@ def players_import_csv(*, tournament: Tournament, by: User, data: bytes | str) -
         errors.append(RuleError("file", "has no player rows."))
     raise_all(errors)
     numbers = _next_numbers(tournament, len(rows))
+    joined = joined_round_now(tournament)
     players = bulk_create_with_history(
         [
-            stamp_history_user(Player(tournament=tournament, number=n, **row), by)
+            stamp_history_user(
+                Player(tournament=tournament, number=n, joined_round=joined, **row), by
+            )
             for n, row in zip(numbers, rows, strict=True)
         ],
         Player,
