@@ -68,6 +68,11 @@ class PlayerOut(serializers.Serializer):
     club = serializers.CharField()
     rating = serializers.IntegerField(allow_null=True)
     status = serializers.ChoiceField(choices=Player.Status.choices)
+    joined_round = serializers.IntegerField(
+        allow_null=True,
+        help_text="A late entry's first round (registered once round 1 existed); null = "
+        "from the start.",
+    )
 
 
 class PlayerIn(StrictInput):
@@ -99,6 +104,7 @@ PLAYER_EXAMPLE = {
     "club": "Haifa RC",
     "rating": 1620,
     "status": "active",
+    "joined_round": None,
 }
 
 
