@@ -113,7 +113,7 @@ def test_withdrawing_a_seated_player_asks_about_the_unplayed_games(club, alice):
 
 @pytest.mark.parametrize("choice", ["later", "", 3, "forfeits"])
 def test_withdraw_with_an_unknown_choice_is_refused(club, alice, choice):
-    tournament, table = club
+    _tournament, table = club
     leaver = player_at(table, 2)
     before = rows()
     with pytest.raises(RuleError) as caught:
@@ -209,7 +209,7 @@ def test_absent_only_forfeit_rule(club, alice):
 
 
 def test_a_forfeit_is_a_result_version_that_can_be_corrected(club, alice, bob):
-    tournament, table = club
+    _tournament, table = club
     leaver = player_at(table, 2)
     player_withdraw(player=leaver, by=alice, unplayed="forfeit")
     game = table.games.get(number=2)
@@ -267,7 +267,7 @@ def test_a_forfeit_for_a_player_not_at_the_table_is_refused(club, alice):
 
 
 def test_a_forfeit_of_one_game(club, alice):
-    tournament, table = club
+    _tournament, table = club
     absent = player_at(table, 4)
     result = game_forfeit(game=table.games.get(number=3), by=alice, player=absent.pk, based_on=0)
     assert result.status == "confirmed" and result.end == "forfeit"
@@ -285,7 +285,7 @@ def test_a_forfeit_of_one_game(club, alice):
 def _with_substitute(game: Game, by, name: str, seat_index: int = 1, based_on: int = 0):
     players = seated(game)
     racks = [{"player": players[0], "tiles": ""}]
-    racks += [{"player": p, "tiles": t} for p, t in zip(players[1:], ("R4", "B10", "K2"))]
+    racks += [{"player": p, "tiles": t} for p, t in zip(players[1:], ("R4", "B10", "K2"), strict=False)]
     racks[seat_index]["substitute"] = name
     return result_submit(
         game=game, by=by, based_on=based_on, end="rummikub", winner=players[0], racks=racks
