@@ -285,7 +285,9 @@ def test_a_forfeit_of_one_game(club, alice):
 def _with_substitute(game: Game, by, name: str, seat_index: int = 1, based_on: int = 0):
     players = seated(game)
     racks = [{"player": players[0], "tiles": ""}]
-    racks += [{"player": p, "tiles": t} for p, t in zip(players[1:], ("R4", "B10", "K2"), strict=False)]
+    racks += [
+        {"player": p, "tiles": t} for p, t in zip(players[1:], ("R4", "B10", "K2"), strict=False)
+    ]
     racks[seat_index]["substitute"] = name
     return result_submit(
         game=game, by=by, based_on=based_on, end="rummikub", winner=players[0], racks=racks
