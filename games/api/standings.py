@@ -38,6 +38,13 @@ class StandingsRowOut(serializers.Serializer):
         help_text="Every metric of `ranking`, plus games_played, games_won, score, penalties "
         "and the other cheap metrics.",
     )
+    notes = serializers.DictField(
+        required=False,
+        help_text="Present only when there is something to say: `joined_round`, "
+        "`missed_rounds` (not_played | average | zero) and `missed_games` for a late entry; "
+        "`substitute_games` (games a substitute played in the seat) with "
+        "`substitute_games_credited`; `forfeits` (games the seat forfeited).",
+    )
 
 
 class StandingsOut(serializers.Serializer):
