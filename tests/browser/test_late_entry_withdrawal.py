@@ -1,4 +1,4 @@
-"""Late entries and a withdrawal during a round, in a real browser at 412×900: a player
+"""Late entries and a withdrawal during a round, in a real browser at 412x900: a player
 registered while round 1 runs is seated in round 2 and marked in the standings with the
 organiser's treatment of the missed round; a player withdrawn mid-round with the forfeit
 choice leaves the rest of their table's games scored by the forfeit rule."""
