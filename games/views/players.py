@@ -117,7 +117,11 @@ def player_withdraw_page(
     player = get_object_or_404(tournament.players, number=player_number)
     seat, games = open_seat(player)
     asks = bool(games)
-    form = WithdrawForm(request.POST or None, asks=asks, forfeit_help=forfeit_rule_text(tournament))
+    form = WithdrawForm(
+        request.POST if request.method == "POST" else None,
+        asks=asks,
+        forfeit_help=forfeit_rule_text(tournament),
+    )
     if request.method == "POST" and form.is_valid():
         try:
             player_withdraw(
