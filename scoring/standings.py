@@ -57,7 +57,12 @@ substitute game
     it counts for nobody's standings but the opponents': their lines in that game count
     as usual, the seat's line is left out. ``credit_substitutes=True`` counts it for the
     seat's player like any other game. (From the database, the results service leaves
-    those lines out of the SQL sums instead, so series lines arrive already filtered.)
+    those lines out of the SQL sums instead, so series lines arrive already filtered.
+    There a table stays one part, so for ``head_to_head`` and "met" the seat counts as its
+    player's in every game of the series, substitute games included: the seat was theirs.
+    The same holds for a seat left by a withdrawn player whose table played on without
+    them: fewer lines, one part; exact for every metric, as a withdrawn player never
+    shares a tied group with an active one and met the others in the games before.)
 missed games
     A late entry's games of the rounds before they joined: ``missed_games`` maps a player
     to how many (the caller counts a full series per missed round). ``missed_rounds``
