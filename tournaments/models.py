@@ -44,8 +44,8 @@ class Tournament(models.Model):
         ZERO = "zero", "Played, scoring zero"
 
     class ForfeitRule(models.TextChoices):
-        SHARED = "shared", "The others share the win and the absent seat's charge"
-        ABSENT_ONLY = "absent_only", "Only the absent seat is charged; the others score 0"
+        SHARED = "shared", "Shared by the players present"
+        ABSENT_ONLY = "absent_only", "Charged to the absent seat only"
 
     class Status(models.TextChoices):
         UPCOMING = "upcoming", "Upcoming"
