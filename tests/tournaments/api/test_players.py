@@ -12,7 +12,7 @@ from tournaments.models import Player
 pytestmark = pytest.mark.django_db
 
 PLAYERS = "/api/v1/tournaments/club-open/players/"
-PLAYER_KEYS = {"id", "number", "name", "club", "rating", "status"}
+PLAYER_KEYS = {"id", "number", "name", "club", "rating", "status", "joined_round"}
 
 
 def csv_file(text: str | bytes, name: str = "players.csv") -> SimpleUploadedFile:
@@ -36,6 +36,7 @@ def test_register_answers_the_player(client_for, tournament):
         "club": "Haifa RC",
         "rating": 1620,
         "status": "active",
+        "joined_round": None,  # registered before round 1: from the start
     }
 
 
