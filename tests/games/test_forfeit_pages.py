@@ -41,7 +41,8 @@ def test_a_table_that_plays_on_has_no_rack_form_for_the_withdrawn_seat(as_user, 
     leaver = game1.table.seats.get(position=4).player
     player_withdraw(player=leaver, by=alice, unplayed="plays_on")
     page = text(as_user("bob").get(table_url(club)))
-    assert page.count(f"Seat 4: {leaver.name}") == 1  # game 1's form only
+    assert page.count(f"<legend>Seat 4: {leaver.name}</legend>") == 1  # game 1's form only
+    assert page.count(f"Seat 4: {leaver.name} withdrew") == 3  # games 2 to 4 say why
     game2 = game_of(club, 2)
     response = as_user("bob").post(table_url(club), entry(game2, racks=GOOD[:3]))
     assert response.status_code == 302
