@@ -188,6 +188,15 @@ class RackEntry(models.Model):
                 condition=Q(forfeit=False) | Q(substitute=""), name="forfeit_not_substituted"
             ),
         ]
+        # Such racks are rare: the standings count them per player (a probe per player)
+        # without reading every rack of the tournament.
+        indexes = [
+            models.Index(
+                fields=["player"],
+                condition=Q(forfeit=True) | ~Q(substitute=""),
+                name="rack_substitute_or_forfeit",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.player}: {self.score:+d}"
