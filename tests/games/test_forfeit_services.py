@@ -12,6 +12,7 @@ from games.services.rounds import round_open
 from games.services.standings import standings_recompute
 from games.services.withdrawals import game_forfeit, player_withdraw
 from scoring.errors import Conflict, RuleError
+from scoring.standings import GameLine, compute_standings
 from tests.api import rows, versions
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, seated
@@ -339,3 +340,68 @@ def test_a_bad_substitute_name_is_refused(club, bob, name):
         _with_substitute(table.games.get(number=2), bob, name)
     assert paths(caught.value) == {("racks", 1, "substitute")}
     assert rows() == before
+
+
+# --- the database path agrees with the engine's game-level path -----------------------------
+
+
+def _engine_metrics(tournament) -> dict[int, dict]:
+    """What `scoring.standings.compute_standings` makes of the confirmed racks read one by
+    one (substitute flags and missed games included)."""
+    racks = RackEntry.objects.filter(
+        result__game__table__round__tournament=tournament, result__status="confirmed"
+    ).values_list(
+        "player_id",
+        "result__game__table__round__number",
+        "result__game__table_id",
+        "result__game_id",
+        "score",
+        "charge",
+        "winner",
+        "result__end",
+        "substitute",
+    )
+    lines = [
+        GameLine(p, r, t, g, score, charge, won, won and end == "rummikub", substitute=bool(sub))
+        for p, r, t, g, score, charge, won, end, sub in racks
+    ]
+    players = list(tournament.players.values_list("pk", "joined_round", "status"))
+    rows = compute_standings(
+        players=[p for p, _, _ in players],
+        lines=lines,
+        penalties={},
+        ranking=tournament.ranking,
+        lot_seed=f"{tournament.pk}:{tournament.slug}",
+        withdrawn={p for p, _, status in players if status == "withdrawn"},
+        credit_substitutes=tournament.credit_substitute_games,
+        missed_games={p: (j - 1) * 4 for p, j, _ in players if j},
+        missed_rounds=tournament.missed_rounds,
+    )
+    return {row.player: row.metrics for row in rows}
+
+
+@pytest.mark.parametrize("ranking", [["games_won", "score"], ["score", "opponents_score"]])
+@pytest.mark.parametrize("credit", [False, True])
+@pytest.mark.parametrize("treatment", ["not_played", "zero", "average"])
+def test_sql_standings_agree_with_the_engine(club, alice, bob, ranking, credit, treatment):
+    tournament, table = club
+    _with_substitute(table.games.get(number=2), bob, "Sam Sub", seat_index=2)
+    player_withdraw(player=player_at(table, 3), by=alice, unplayed="forfeit")
+    late = player_register(tournament=tournament, by=alice, name="Late Larry")
+    round2 = round_open(tournament=tournament, by=alice, method="random")
+    for game in Game.objects.filter(table__round=round2, number=1):
+        _with_substitute(game, bob, "Sue Sub", seat_index=1)
+    tournament_update(
+        tournament=tournament,
+        by=alice,
+        ranking=ranking,
+        credit_substitute_games=credit,
+        missed_rounds=treatment,
+    )
+    tournament.refresh_from_db()
+    snapshot = standings_recompute(tournament_id=tournament.pk)
+    expected = _engine_metrics(tournament)
+    for row in snapshot.rows:
+        got = row["metrics"]
+        assert got == {key: expected[row["player"]["id"]][key] for key in got}
+    assert row_of(snapshot, late)["notes"]["missed_rounds"] == treatment
