@@ -8,6 +8,12 @@ version. Only the newest `settings.STANDINGS_KEEP` snapshots of a tournament are
 (each is some 300 KB at 1,000 players): the job prunes the older ones after storing a new
 one (`standings_prune`).
 
+The tournament's options shape the sums: a substitute's racks are left out of the SQL sums
+unless `credit_substitute_games`; a late entry's missed rounds (`Player.joined_round`) go
+to the engine as missed games, counted as `missed_rounds` says. A row says so in its
+`notes` (only when there is something to say): the joined round and treatment, the
+substitute games in the seat and whether they are credited, the forfeits.
+
 Not checked here: permissions. Snapshots are derived data that anyone who may see the
 tournament may read (the views check visibility); recomputing changes nothing but them.
 """
