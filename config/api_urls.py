@@ -4,7 +4,7 @@ from django.urls import path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.auth_api import TokenView
-from games.api import clubs, games, rounds, standings
+from games.api import clubs, games, rounds, standings, withdrawals
 from tournaments.api import checkin, players, tournaments
 
 
@@ -60,6 +60,11 @@ urlpatterns = [
     path(T + "players/", players.PlayerListView.as_view(), name="api-players"),
     path(T + "players/import/", players.PlayerImportView.as_view(), name="api-players-import"),
     path(T + "players/<id:pk>/", players.PlayerDetailView.as_view(), name="api-player"),
+    path(
+        T + "players/<id:pk>/withdraw/",
+        withdrawals.PlayerWithdrawView.as_view(),
+        name="api-player-withdraw",
+    ),
     path(T + "rounds/", rounds.RoundListView.as_view(), name="api-rounds"),
     path(T + "rounds/<id:number>/", rounds.RoundDetailView.as_view(), name="api-round"),
     path(T + "rounds/<id:number>/checkin/", checkin.CheckInView.as_view(), name="api-checkin"),
@@ -88,6 +93,7 @@ urlpatterns = [
         games.ResultConfirmView.as_view(),
         name="api-result-confirm",
     ),
+    path("games/<id:pk>/forfeit/", withdrawals.GameForfeitView.as_view(), name="api-forfeit"),
     path("games/<id:pk>/penalties/", games.PenaltyListView.as_view(), name="api-penalties"),
     path("games/<id:pk>/extensions/", games.ExtensionListView.as_view(), name="api-extensions"),
     path("penalties/<id:pk>/", games.PenaltyDetailView.as_view(), name="api-penalty"),

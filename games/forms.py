@@ -33,7 +33,7 @@ from scoring.errors import RuleError
 from tournaments.models import Round, Tournament
 from tournaments.web import PageForm, WholeNumberField, add_rule_errors, whole_number
 
-from .models import Game, Penalty, RackEntry, Result, Seat
+from .models import Absence, Game, Penalty, RackEntry, Result, Seat
 from .services.results import seat_label
 
 # The most digits a start number can have: a database integer holds 9 safely.
@@ -45,7 +45,10 @@ TOTALS = ("points", "tile_count", "jokers")
 class ResultForm(PageForm):
     based_on = WholeNumberField(widget=forms.HiddenInput)
     end = forms.ChoiceField(
-        label="How did the game end?", choices=Result.End.choices, widget=forms.RadioSelect
+        label="How did the game end?",
+        # A forfeit is recorded by the organiser (withdrawal, or the round page), not here.
+        choices=[(v, label) for v, label in Result.End.choices if v != Result.End.FORFEIT],
+        widget=forms.RadioSelect,
     )
     winner = forms.TypedChoiceField(
         label="Winner",
@@ -71,6 +74,11 @@ class RackForm(PageForm):
     tile_count = WholeNumberField(required=False)
     jokers = WholeNumberField(required=False)
     no_meld = forms.ChoiceField(required=False, choices=[("", "melded"), *RackEntry.NoMeld.choices])
+    substitute = forms.CharField(
+        required=False,
+        max_length=100,
+        help_text="Only if someone else played this seat in this game: their name.",
+    )
 
     def __init__(self, *args: Any, seat: Seat, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -90,6 +98,7 @@ class RackForm(PageForm):
         self.fields["tile_count"].label = f"{name} — tile count"
         self.fields["jokers"].label = f"{name} — jokers"
         self.fields["no_meld"].label = f"{name} — opening meld"
+        self.fields["substitute"].label = f"{name} — played by a substitute"
         for field in TOTALS:
             self.fields[field].widget.attrs["inputmode"] = "numeric"
 
@@ -128,6 +137,8 @@ class RackForm(PageForm):
         else:
             rack["tiles"] = data.get("tiles") or ""
         rack["no_meld"] = data.get("no_meld") or None
+        if data.get("substitute"):
+            rack["substitute"] = data["substitute"]
         return rack
 
 
@@ -144,6 +155,13 @@ class GameEntry:
         rack_value_url: str = "",
     ) -> None:
         self.game = game
+        # A seat left by a withdrawn player whose table plays on has no rack from then on.
+        self.all_seats = seats
+        seats = [
+            seat
+            for seat in seats
+            if not (seat.absence == Absence.PLAYS_ON and seat.absent_from <= game.number)
+        ]
         self.seats = seats
         self.rack_value_url = rack_value_url
         self.prefix = f"g{game.number}"
@@ -183,7 +201,7 @@ class GameEntry:
         version knowingly."""
         data = data.copy()
         data[f"{self.prefix}-based_on"] = str(version)
-        return GameEntry(self.game, self.seats, data=data, rack_value_url=self.rack_value_url)
+        return GameEntry(self.game, self.all_seats, data=data, rack_value_url=self.rack_value_url)
 
     @property
     def errors(self) -> bool:
@@ -222,6 +240,9 @@ def _initial_from(latest: Result | None) -> tuple[dict[str, Any], dict[int, dict
     if latest is None:
         # Most games end by a Rummikub; the winner then follows from the one blank rack.
         return {"based_on": 0, "end": Result.End.RUMMIKUB}, {}
+    if latest.end == Result.End.FORFEIT:
+        # A correction of a forfeit is a game really played: nothing to start from.
+        return {"based_on": latest.version}, {}
     racks = list(latest.racks.all())
     winners = [rack.player_id for rack in racks if rack.winner]
     initial = {
@@ -235,7 +256,7 @@ def _initial_from(latest: Result | None) -> tuple[dict[str, Any], dict[int, dict
             if rack.tiles is not None
             else {"points": rack.points, "tile_count": rack.tile_count, "jokers": rack.jokers}
         )
-        | {"no_meld": rack.no_meld or ""}
+        | {"no_meld": rack.no_meld or "", "substitute": rack.substitute}
         for rack in racks
     }
     return initial, rack_initial
@@ -399,3 +420,21 @@ class SeatSwapForm(PageForm):
 
 class FindTableForm(PageForm):
     q = forms.CharField(label="Find my table", required=False, max_length=100)
+
+
+class WithdrawForm(PageForm):
+    """Withdraw a player; asks what happens to their unplayed games when there are any."""
+
+    unplayed = forms.ChoiceField(
+        label="Their unplayed games at the table",
+        choices=Absence.choices,
+        widget=forms.RadioSelect,
+        required=False,
+    )
+
+    def __init__(self, *args: Any, asks: bool, forfeit_help: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if asks:
+            self.fields["unplayed"].help_text = forfeit_help
+        else:
+            del self.fields["unplayed"]

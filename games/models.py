@@ -16,6 +16,13 @@ Terms:
   the body so the same key with a different body is refused.
 * time extension — some clubs allow each player a few extensions of their turn time per
   game; `Extension.used` counts those a player took in one game (0..`MAX_EXTENSIONS`).
+* substitute — someone who played a seat for a game instead of its player: the rack entry
+  carries their name (`substitute`); such a game counts for the seat's player only when
+  the tournament's `credit_substitute_games` says so (opponents' results always count).
+* absence / forfeit — a player withdrawn while their table was in play leaves their seat
+  from game `Seat.absent_from` on: the table plays on without them, or the seat forfeits
+  those games, each then a result version with end `forfeit` (scored by the tournament's
+  `forfeit_rule`, `scoring.game.score_forfeit`), correctable like any other.
 * penalty — recorded during play: `timeout` and `failed_manipulation` make the player draw
   tiles; `sanction` takes points off that game's score. Voiding keeps the row.
 * standings snapshot — the ranked table computed from one `results_version`: derived
@@ -51,6 +58,11 @@ class Table(models.Model):
         return f"Table {self.number} ({self.round})"
 
 
+class Absence(models.TextChoices):
+    PLAYS_ON = "plays_on", "The table plays on without them"
+    FORFEIT = "forfeit", "Their seat forfeits those games"
+
+
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     # Denormalised from table.round so the database itself can forbid seating a player
@@ -58,6 +70,11 @@ class Seat(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
+    # A player withdrawn while the table was in play: from game `absent_from` on, their
+    # seat is empty and `absence` says what happens to those games (`plays_on`: the others
+    # play them without a rack for this seat; `forfeit`: the seat forfeits them).
+    absent_from = models.PositiveSmallIntegerField(null=True, blank=True)
+    absence = models.CharField(max_length=10, choices=Absence.choices, blank=True)
 
     history = HistoricalRecords()
 
@@ -68,6 +85,11 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["table", "position"], name="unique_seat_position"),
             models.CheckConstraint(
                 condition=Q(position__gte=1, position__lte=4), name="seat_position_1_to_4"
+            ),
+            models.CheckConstraint(
+                condition=Q(absent_from__isnull=True, absence="")
+                | Q(absent_from__gte=1, absence__in=["plays_on", "forfeit"]),
+                name="seat_absence_complete",
             ),
         ]
 
@@ -98,6 +120,7 @@ class Result(models.Model):
     class End(models.TextChoices):
         RUMMIKUB = "rummikub", "Rummikub (a rack emptied)"
         POOL_EXHAUSTED = "pool_exhausted", "Pool exhausted"
+        FORFEIT = "forfeit", "Forfeit (a withdrawn player's seat)"
 
     class Status(models.TextChoices):
         SUBMITTED = "submitted", "Submitted (awaiting confirmation)"
@@ -193,6 +216,10 @@ class RackEntry(models.Model):
     charge = models.PositiveIntegerField(help_text="What this player paid as a loser.")
     score = models.IntegerField(help_text="Game score before sanction points.")
     winner = models.BooleanField(default=False)
+    # Who played the seat when it was not the seat's player ("" = the player did).
+    substitute = models.CharField(max_length=100, blank=True, default="")
+    # The seat forfeited this game (a withdrawn player's seat, `Result.End.FORFEIT`).
+    forfeit = models.BooleanField(default=False)
 
     objects = RackEntryQuerySet.as_manager()
 
@@ -201,6 +228,18 @@ class RackEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["result", "player"], name="one_rack_per_player"),
             models.CheckConstraint(condition=Q(jokers__lte=2), name="at_most_two_jokers"),
+            models.CheckConstraint(
+                condition=Q(forfeit=False) | Q(substitute=""), name="forfeit_not_substituted"
+            ),
+        ]
+        # Such racks are rare: the standings count them per player (a probe per player)
+        # without reading every rack of the tournament.
+        indexes = [
+            models.Index(
+                fields=["player"],
+                condition=Q(forfeit=True) | ~Q(substitute=""),
+                name="rack_substitute_or_forfeit",
+            )
         ]
 
     def __str__(self) -> str:

@@ -25,6 +25,11 @@ urlpatterns = [
     path(T + "standings/live/", standings.standings_live, name="standings-live"),
     path(T + "standings.csv", standings.standings_csv, name="standings-csv"),
     path(T + "players/<num:player_number>/", players.player_detail, name="player-detail"),
+    path(
+        T + "players/<num:player_number>/withdraw/",
+        players.player_withdraw_page,
+        name="player-withdraw",
+    ),
     path(T + "rounds/new/", rounds.round_open, name="round-open"),
     path(ROUND, rounds.round_detail, name="round-detail"),
     path(ROUND + "cancel/", rounds.round_cancel, name="round-cancel"),

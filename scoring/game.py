@@ -38,6 +38,23 @@ Decisions where RULES.md is silent (each is also commented where it is made):
   checked against the end and the winner and for availability (``check_readable``), so a
   person fixes every mistake in one go; only the lowest rack when the pool ran out waits
   until every rack can be read.
+
+Forfeits (a withdrawn player's seat, ``score_forfeit``; RULES.md is silent, so all of this
+is a **Decision**, also in the README's "Late entries, withdrawals, substitutes"):
+
+* **forfeit charge** — what an absent seat pays: the rules' ``no_meld_charge`` when they
+  have one (an absent player never laid down a meld, and these rules say what that costs),
+  else a whole starting rack at the average tile: 14 tiles * 7 = 98 (7 = 728 / 104, the
+  average face value of the numbered tiles). The loss cap, if any, applies last, as for
+  any loser.
+* rule ``shared`` (the default): the present seats are all winners (a tie, like a
+  pool-exhausted tie) and share the absent seats' charges equally; the points that do
+  not divide go one each to the present seats in play order from the game's starter.
+  Zero-sum, and nobody at the table is worse off than if the game had not been
+  scheduled, while the absent seat pays about what a lost game usually costs.
+* rule ``absent_only``: the absent seats pay the charge; the present seats score 0 and
+  nobody wins (for fields where a free win would be a windfall).
+* No bonus and no sanction applies to a forfeit: nothing was played.
 """
 
 from __future__ import annotations
@@ -66,6 +83,11 @@ End = Literal["rummikub", "pool_exhausted"]
 ENDS: tuple[str, ...] = ("rummikub", "pool_exhausted")
 NO_MELD_KINDS: tuple[str, ...] = ("could_not", "declined")
 MIN_RACKS, MAX_RACKS = 2, 4
+FORFEIT_RULES: tuple[str, ...] = ("shared", "absent_only")
+STARTING_RACK_TILES = 14
+# 728 / 104: the average face value of a numbered tile.
+AVERAGE_TILE_VALUE = 7
+FORFEIT_RACK_VALUE = STARTING_RACK_TILES * AVERAGE_TILE_VALUE
 
 
 @dataclass(frozen=True)
@@ -186,6 +208,64 @@ def score_game(game: GameIn, rules: RuleSet) -> GameOut:
         winners=winners,
         zero_sum=zero_sum,
     )
+
+
+def forfeit_charge(rules: RuleSet) -> int:
+    """What an absent seat pays for a forfeited game (see "Forfeits" above)."""
+    charge = FORFEIT_RACK_VALUE if rules.no_meld_charge is None else rules.no_meld_charge
+    return charge if rules.loss_cap is None else min(charge, rules.loss_cap)
+
+
+def score_forfeit(
+    *, present: Sequence[int], absent: Sequence[int], rule: str, rules: RuleSet
+) -> GameOut:
+    """Score a game that the ``absent`` seats forfeit by ``rule`` (see "Forfeits" above).
+
+    ``present`` lists the players who were there in play order from the game's starter
+    (that order decides who gets the points that do not divide). Racks come out present
+    seats first, then the absent ones; an absent seat's rack value is its charge.
+    """
+    if rule not in FORFEIT_RULES:
+        raise RuleError("forfeit_rule", f"unknown forfeit rule {rule!r}; use shared or absent_only")
+    if not absent or not present or set(present) & set(absent):
+        raise RuleError("player", "a forfeit needs an absent seat and at least one present")
+    if len(present) + len(absent) > MAX_RACKS or len(set(present)) != len(present):
+        raise RuleError("player", f"a game has at most {MAX_RACKS} distinct seats")
+    charge = forfeit_charge(rules)
+    pot = charge * len(absent) if rule == "shared" else 0
+    share, rest = divmod(pot, len(present))
+    winners = tuple(present) if rule == "shared" else ()
+    racks = [
+        RackOut(
+            player=player,
+            tiles=None,
+            points=0,
+            tile_count=None,
+            jokers=0,
+            no_meld=None,
+            charge=0,
+            score=share + (1 if index < rest else 0),
+            winner=player in winners,
+            sanction=0,
+        )
+        for index, player in enumerate(present)
+    ]
+    racks += [
+        RackOut(
+            player=player,
+            tiles=None,
+            points=charge,
+            tile_count=None,
+            jokers=0,
+            no_meld=None,
+            charge=charge,
+            score=-charge,
+            winner=False,
+            sanction=0,
+        )
+        for player in absent
+    ]
+    return GameOut(end="forfeit", racks=tuple(racks), winners=winners, zero_sum=rule == "shared")
 
 
 def _charges(

@@ -52,6 +52,33 @@ withdrawn
     continuing from n + 1 (so ``rank`` stays a whole number for everyone). A withdrawn
     player never shares a rank or a ``head_to_head`` tied group with an active one.
 
+substitute game
+    A game someone else played in a player's seat (``GameLine.substitute``). By default
+    it counts for nobody's standings but the opponents': their lines in that game count
+    as usual, the seat's line is left out. ``credit_substitutes=True`` counts it for the
+    seat's player like any other game. (From the database, the results service leaves
+    those lines out of the SQL sums instead, so series lines arrive already filtered.
+    There a table stays one part, so for ``head_to_head`` and "met" the seat counts as its
+    player's in every game of the series, substitute games included: the seat was theirs.
+    The same holds for a seat left by a withdrawn player whose table played on without
+    them: fewer lines, one part; exact for every metric, as a withdrawn player never
+    shares a tied group with an active one and met the others in the games before.)
+missed games
+    A late entry's games of the rounds before they joined: ``missed_games`` maps a player
+    to how many (the caller counts a full series per missed round). ``missed_rounds``
+    says how they count:
+
+    * ``not_played`` (the default): not at all; the player simply has fewer games.
+    * ``zero``: as games played that scored 0 and won nothing — ``games_played`` grows,
+      nothing else does. On totals this ranks exactly like ``not_played``; it differs
+      wherever games played matter (per-game averages).
+    * ``average``: as games played at the player's own average per game played so far:
+      ``score``, ``games_won`` and ``rack_total`` each grow by average * missed games,
+      rounded half away from zero, and ``games_played`` by the missed games. With no game
+      played yet the average is 0. ``best_game``, ``rummikubs``, ``table_wins`` and the
+      series metrics stay what was really played, and opponents' ``opponents_score`` uses
+      the opponent's played score only (a fill-in is not a result anyone met).
+
 Decisions where RULES.md is silent
 ----------------------------------
 * ``best_game`` is 0 for a player without a confirmed game, consistent with ``score``,
@@ -105,6 +132,7 @@ class GameLine:
     charge: int  # what the player paid as a loser (0 for a winner)
     winner: bool
     rummikub: bool  # won by emptying the rack
+    substitute: bool = False  # a substitute played this seat (see "substitute game")
 
 
 # Not frozen, unlike GameLine: a frozen dataclass sets each field through
@@ -165,6 +193,8 @@ METRICS: dict[str, Metric] = {
     )
 }
 
+MISSED_ROUNDS: tuple[str, ...] = ("not_played", "average", "zero")
+
 HEAD_TO_HEAD = "head_to_head"
 # Per-game metric -> the total it divides by games_played ("Decisions" above).
 PER_GAME = {"score_per_game": "score", "won_per_game": "games_won"}
@@ -175,6 +205,45 @@ SERIES_METRICS = frozenset({"table_wins", "opponents_score", HEAD_TO_HEAD})
 def needs_series(ranking: Iterable[str]) -> bool:
     """Whether ranking by these metrics needs series lines, not just per-player totals."""
     return not SERIES_METRICS.isdisjoint(ranking)
+
+
+@dataclass(frozen=True)
+class Missed:
+    """Late entries' missed games and how they count (see "missed games")."""
+
+    games: Mapping[int, int]
+    treatment: str
+
+    def apply(self, values: dict[str, dict[int, int]]) -> None:
+        played = values["games_played"]
+        for player, missed in self.games.items():
+            if player not in played:
+                raise ValueError(f"missed_games: player {player} is not registered")
+            if missed < 0:
+                raise ValueError(f"missed_games: player {player} missed {missed} games")
+            if self.treatment == "not_played" or missed == 0:
+                continue
+            games = played[player]
+            if self.treatment == "average" and games:
+                for key in ("score", "games_won", "rack_total"):
+                    values[key][player] += _scaled(values[key][player], missed, games)
+            played[player] = games + missed
+
+
+def _scaled(total: int, times: int, per: int) -> int:
+    """total * times / per, rounded half away from zero, in exact integer arithmetic."""
+    magnitude = (2 * abs(total) * times + per) // (2 * per)
+    return magnitude if total >= 0 else -magnitude
+
+
+def _missed(missed_games: Mapping[int, int] | None, treatment: str) -> Missed | None:
+    """The checked ``missed_rounds`` treatment, or None when nothing was missed."""
+    if treatment not in MISSED_ROUNDS:
+        choices = ", ".join(MISSED_ROUNDS)
+        raise RuleError("missed_rounds", f"unknown treatment '{treatment}'; choose from {choices}")
+    if not missed_games:
+        return None
+    return Missed(dict(missed_games), treatment)
 
 
 @dataclass(slots=True)
@@ -249,17 +318,30 @@ def compute_standings(
     ranking: Sequence[str],
     lot_seed: str,
     withdrawn: Collection[int] = frozenset(),
+    credit_substitutes: bool = False,
+    missed_games: Mapping[int, int] | None = None,
+    missed_rounds: str = "not_played",
 ) -> list[StandingRow]:
     """Rank every registered player (withdrawn ones included, after the others: see
     "withdrawn" above) by ``ranking``.
 
     ``lines`` are the lines of confirmed results only, in any order; ``penalties`` maps a
-    player to their count of unvoided penalties (absent = 0). Returns one row per player,
-    best first.
+    player to their count of unvoided penalties (absent = 0). A substitute's lines count
+    only with ``credit_substitutes``; ``missed_games`` count as ``missed_rounds`` says
+    (see "substitute game", "missed games"). Returns one row per player, best first.
     """
     order = validate_ranking(ranking)
+    counted = (line for line in lines if credit_substitutes or not line.substitute)
+    missed = _missed(missed_games, missed_rounds)
     return _rank(
-        players, fold_games(lines), penalties, order, lot_seed, source="lines", withdrawn=withdrawn
+        players,
+        fold_games(counted),
+        penalties,
+        order,
+        lot_seed,
+        source="lines",
+        withdrawn=withdrawn,
+        missed=missed,
     )
 
 
@@ -271,14 +353,26 @@ def compute_standings_from_series(
     ranking: Sequence[str],
     lot_seed: str,
     withdrawn: Collection[int] = frozenset(),
+    missed_games: Mapping[int, int] | None = None,
+    missed_rounds: str = "not_played",
 ) -> list[StandingRow]:
     """``compute_standings`` from series lines: the same rows for the same games.
 
     ``series`` holds at most one line per player and part of a series, in any order, and
-    only for confirmed results.
+    only for confirmed results (substitute games already left out unless credited).
     """
     order = validate_ranking(ranking)
-    return _rank(players, series, penalties, order, lot_seed, source="series", withdrawn=withdrawn)
+    missed = _missed(missed_games, missed_rounds)
+    return _rank(
+        players,
+        series,
+        penalties,
+        order,
+        lot_seed,
+        source="series",
+        withdrawn=withdrawn,
+        missed=missed,
+    )
 
 
 def compute_standings_from_totals(
@@ -289,6 +383,8 @@ def compute_standings_from_totals(
     ranking: Sequence[str],
     lot_seed: str,
     withdrawn: Collection[int] = frozenset(),
+    missed_games: Mapping[int, int] | None = None,
+    missed_rounds: str = "not_played",
 ) -> list[StandingRow]:
     """``compute_standings`` for a ranking without ``SERIES_METRICS``, from one line per
     player: the same ranks, and the same metrics except the series ones, which are left
@@ -309,7 +405,8 @@ def compute_standings_from_totals(
         values["rummikubs"][line.player] = line.rummikubs
         values["rack_total"][line.player] = line.charge
         values["best_game"][line.player] = line.best_game if line.games else 0
-    return _finish(roster, values, [], penalties, order, lot_seed, withdrawn)
+    missed = _missed(missed_games, missed_rounds)
+    return _finish(roster, values, [], penalties, order, lot_seed, withdrawn, missed)
 
 
 def fold_games(lines: Iterable[GameLine]) -> list[SeriesLine]:
@@ -368,11 +465,12 @@ def _rank(
     lot_seed: str,
     source: str,
     withdrawn: Collection[int] = frozenset(),
+    missed: Missed | None = None,
 ) -> list[StandingRow]:
     """The rows for a validated ranking ``order``; ``source`` names the input in errors."""
     roster = _roster(players)
     values, parts = _tally(roster, series, source)
-    return _finish(roster, values, parts, penalties, order, lot_seed, withdrawn)
+    return _finish(roster, values, parts, penalties, order, lot_seed, withdrawn, missed)
 
 
 def _roster(players: Sequence[int]) -> list[int]:
@@ -390,9 +488,12 @@ def _finish(
     order: tuple[str, ...],
     lot_seed: str,
     withdrawn: Collection[int] = frozenset(),
+    missed: Missed | None = None,
 ) -> list[StandingRow]:
     """Add penalties, lot and head_to_head to the summed ``values``, then rank: the
     players in ``withdrawn`` after all the others (see "withdrawn" above)."""
+    if missed is not None:
+        missed.apply(values)
     penalty_counts = dict.fromkeys(roster, 0)
     for player, count in penalties.items():
         if player not in penalty_counts:

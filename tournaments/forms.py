@@ -138,6 +138,29 @@ class TournamentForm(PageForm):
         "is possible; later rounds first avoid repeat meetings, then clubs (or not at all).",
     )
     public = forms.BooleanField(label="Public (anyone may follow it)", required=False, initial=True)
+    missed_rounds = forms.ChoiceField(
+        label="A late entry's missed rounds count as",
+        choices=Tournament.MissedRounds.choices,
+        initial=Tournament.MissedRounds.NOT_PLAYED,
+        required=False,  # not sent: unchanged
+        help_text="Not played: nothing is added, they simply have fewer games. Zero: games "
+        "played that scored 0 (matters for per-game averages). Average: games at their own "
+        "average per game so far. The standings mark every late entry with this.",
+    )
+    forfeit_rule = forms.ChoiceField(
+        label="When a withdrawn player's seat forfeits a game",
+        choices=Tournament.ForfeitRule.choices,
+        initial=Tournament.ForfeitRule.SHARED,
+        required=False,  # not sent: unchanged
+        help_text="The absent seat pays a whole starting rack (14 tiles at 7 = 98, or the "
+        "rules' no-meld charge; the loss cap applies). Shared: the players present all win "
+        "and share it. Applies to forfeits recorded from now on.",
+    )
+    credit_substitute_games = forms.BooleanField(
+        label="Count a substitute's games for the seat's player",
+        required=False,
+        help_text="Off: a game a substitute played counts only for the opponents.",
+    )
 
     def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -147,6 +170,10 @@ class TournamentForm(PageForm):
             del self.fields["slug"]  # the slug never changes: printed QR codes point at it
         else:
             del self.fields["status"]
+            # Late entries, withdrawals and substitutes happen once the event runs: these
+            # are set on the settings page (the tournament starts with the defaults).
+            for name in self.SATURDAY:
+                del self.fields[name]
 
     GENERAL = ("name", "slug", "starts_on", "status", "public", "results_need_confirmation")
     PLAY = (
@@ -158,6 +185,11 @@ class TournamentForm(PageForm):
         "target_score",
         "club_avoidance",
     )
+    SATURDAY = ("missed_rounds", "forfeit_rule", "credit_substitute_games")
+
+    @property
+    def saturday_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.SATURDAY if name in self.fields]
 
     @property
     def general_fields(self) -> list[forms.BoundField]:
@@ -223,6 +255,11 @@ class TournamentForm(PageForm):
             values["slug"] = data.get("slug") or None
         if "status" in self.fields:
             values["status"] = data["status"]
+        for name in ("missed_rounds", "forfeit_rule"):
+            if data.get(name):
+                values[name] = data[name]
+        if "credit_substitute_games" in self.fields:
+            values["credit_substitute_games"] = data.get("credit_substitute_games", False)
         return values
 
     @classmethod
@@ -240,6 +277,9 @@ class TournamentForm(PageForm):
             "results_need_confirmation": tournament.results_need_confirmation,
             "club_avoidance": tournament.club_avoidance,
             "public": tournament.public,
+            "missed_rounds": tournament.missed_rounds,
+            "forfeit_rule": tournament.forfeit_rule,
+            "credit_substitute_games": tournament.credit_substitute_games,
             **{
                 name: _as_typed(name, value)
                 for name, value in overrides_of(tournament.rules).items()

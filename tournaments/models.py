@@ -15,6 +15,13 @@ Terms:
   password and gives that new account the invitation's role (`StaffInvitation`).
 * player — someone registered in one tournament; `number` is their start number there.
   A withdrawn player keeps their games but is not seated again.
+* late entry — a player registered once round 1 exists: `joined_round` is the round they
+  can first be seated in (the next one); the rounds before it are *missed rounds*, counted
+  in the standings as the tournament's `missed_rounds` says (not played / average / zero).
+* forfeit rule — `forfeit_rule`: how a game is scored that a withdrawn player's seat
+  forfeits (`scoring.game.score_forfeit`).
+* substitute games — games someone else played in a player's seat; they count for the
+  seat's player only when `credit_substitute_games` is set.
 * round — one sitting of every active player at a table; how it was seated (`method`,
   `seed`) and how good the seating is (`quality`) are stored with it.
 * first result — the moment the first result of any game was entered
@@ -126,6 +133,15 @@ class Season(models.Model):
 
 
 class Tournament(models.Model):
+    class MissedRounds(models.TextChoices):
+        NOT_PLAYED = "not_played", "Not played (nothing added)"
+        AVERAGE = "average", "At the player's own average per game"
+        ZERO = "zero", "Played, scoring zero"
+
+    class ForfeitRule(models.TextChoices):
+        SHARED = "shared", "Shared by the players present"
+        ABSENT_ONLY = "absent_only", "Charged to the absent seat only"
+
     class Status(models.TextChoices):
         UPCOMING = "upcoming", "Upcoming"
         RUNNING = "running", "Running"
@@ -167,6 +183,18 @@ class Tournament(models.Model):
         default=False, help_text="Its confirmed games update the club members' ratings."
     )
     results_version = models.PositiveIntegerField(default=0)
+    # How a late entry's missed rounds count (README "Late entries, withdrawals,
+    # substitutes"; scoring.standings "missed games").
+    missed_rounds = models.CharField(
+        max_length=12, choices=MissedRounds.choices, default=MissedRounds.NOT_PLAYED
+    )
+    forfeit_rule = models.CharField(
+        max_length=12, choices=ForfeitRule.choices, default=ForfeitRule.SHARED
+    )
+    credit_substitute_games = models.BooleanField(
+        default=False,
+        help_text="Count the games a substitute played for the seat's player.",
+    )
     first_result_at = models.DateTimeField(
         null=True,
         blank=True,
@@ -197,6 +225,14 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(target_score__isnull=True) | Q(target_score__gte=1),
                 name="target_score_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(missed_rounds__in=["not_played", "average", "zero"]),
+                name="missed_rounds_choice",
+            ),
+            models.CheckConstraint(
+                condition=Q(forfeit_rule__in=["shared", "absent_only"]),
+                name="forfeit_rule_choice",
             ),
         ]
 
@@ -293,6 +329,8 @@ class Player(models.Model):
         blank=True,
         help_text="The table number this player always sits at (a mobility need); empty: any.",
     )
+    # A late entry: the first round they could be seated in (null = from the start).
+    joined_round = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     registered_at = models.DateTimeField(auto_now_add=True)
 
     history = HistoricalRecords()
@@ -310,6 +348,10 @@ class Player(models.Model):
             models.CheckConstraint(
                 condition=Q(fixed_table__isnull=True) | Q(fixed_table__gte=1),
                 name="fixed_table_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(joined_round__isnull=True) | Q(joined_round__gte=2),
+                name="joined_round_after_first",
             ),
         ]
 

@@ -44,7 +44,4 @@ urlpatterns = [
         name="checkin-everyone",
     ),
     path(T + "players/<num:player_number>/edit/", players.player_edit, name="player-edit"),
-    path(
-        T + "players/<num:player_number>/withdraw/", players.player_withdraw, name="player-withdraw"
-    ),
 ]

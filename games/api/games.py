@@ -91,6 +91,14 @@ class RackOutSerializer(serializers.Serializer):
         "standings subtract."
     )
     winner = serializers.BooleanField()
+    substitute = serializers.CharField(
+        allow_blank=True,
+        help_text='Who played this seat in this game instead of its player ("" = the '
+        "player did). Counted for the player only if the tournament credits substitute games.",
+    )
+    forfeit = serializers.BooleanField(
+        help_text="This seat forfeited the game (end `forfeit`, a withdrawn player's seat)."
+    )
 
 
 class ResultOutSerializer(serializers.Serializer):
@@ -133,13 +141,24 @@ class RackInSerializer(StrictInput):
         allow_null=True,
         help_text="The player never made the opening meld: could not, or declined.",
     )
+    substitute = StrictCharField(
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        help_text="The name of a substitute who played this seat in this game; "
+        "the rack stays the seat's player's.",
+    )
+
+
+# A forfeit is recorded by its own endpoint (`games/{id}/forfeit/`), never entered.
+ENTERED_ENDS = [(value, label) for value, label in Result.End.choices if value != "forfeit"]
 
 
 class ResultInSerializer(StrictInput):
     based_on = StrictIntegerField(
         help_text="The version this entry replaces (0 for the first); not the latest → 409."
     )
-    end = StrictChoiceField(choices=Result.End.choices)
+    end = StrictChoiceField(choices=ENTERED_ENDS)
     winner = StrictIntegerField(
         required=False,
         allow_null=True,

@@ -54,6 +54,13 @@ class StandingsRowOut(serializers.Serializer):
         "(score and games won divided by games played, rounded to 2 decimal places, halves "
         "away from zero; ranked as rounded), which are reported only when in `ranking`.",
     )
+    notes = serializers.DictField(
+        required=False,
+        help_text="Present only when there is something to say: `joined_round`, "
+        "`missed_rounds` (not_played | average | zero) and `missed_games` for a late entry; "
+        "`substitute_games` (games a substitute played in the seat) with "
+        "`substitute_games_credited`; `forfeits` (games the seat forfeited).",
+    )
 
 
 class StandingsOut(serializers.Serializer):

@@ -43,7 +43,7 @@ from tournaments.models import Player, Tournament
 from tournaments.permissions import User, can_organise, require
 from tournaments.services.validation import collect, max_length_of, stamp_history_user
 
-from ..models import Game, Penalty, RackEntry, Result
+from ..models import Absence, Game, Penalty, RackEntry, Result
 from .locks import lock_game
 
 
@@ -123,7 +123,8 @@ def latest_version(game: Game) -> int:
     return game.results.aggregate(top=Max("version"))["top"] or 0
 
 
-RACK_FIELDS = {"player", "tiles", "points", "tile_count", "jokers", "no_meld"}
+RACK_FIELDS = {"player", "tiles", "points", "tile_count", "jokers", "no_meld", "substitute"}
+MAX_SUBSTITUTE_NAME = max_length_of(RackEntry, "substitute")
 # The longest rack text read: what RackEntry.tiles stores (canonical text is never longer).
 MAX_RACK_TEXT = max_length_of(RackEntry, "tiles")
 
@@ -134,6 +135,41 @@ def _number_or_none(path: tuple[str | int, ...], value: object) -> int | None:
         return value
     name = str(path[-1]).replace("_", " ")
     raise RuleError(path, f"{name} must be a whole number, not {value!r}.")
+
+
+def seated_for(game: Game) -> dict[int, Player]:
+    """The players who have a rack in this game: the table's seats, without one whose
+    player withdrew before it and whose table plays on without them
+    (`games.services.withdrawals`)."""
+    return {
+        seat.player_id: seat.player
+        for seat in game.table.seats.select_related("player")
+        if not (seat.absence == Absence.PLAYS_ON and seat.absent_from <= game.number)
+    }
+
+
+def _substitutes(racks: object) -> dict[int, str]:
+    """The substitute named on each rack (by player id), checked: text of at most
+    `MAX_SUBSTITUTE_NAME` characters; empty or null = the seat's player played."""
+    names: dict[int, str] = {}
+    errors: list[RuleError] = []
+    if not isinstance(racks, Sequence) or isinstance(racks, str | bytes):
+        return names
+    for index, rack in enumerate(racks):
+        if not isinstance(rack, Mapping) or rack.get("substitute") is None:
+            continue
+        name = rack["substitute"]
+        if not isinstance(name, str) or len(name.strip()) > MAX_SUBSTITUTE_NAME:
+            errors.append(
+                RuleError(
+                    ("racks", index, "substitute"),
+                    f"give the substitute's name, at most {MAX_SUBSTITUTE_NAME} characters.",
+                )
+            )
+        elif name.strip() and isinstance(rack.get("player"), int):
+            names[rack["player"]] = name.strip()
+    raise_all(errors)
+    return names
 
 
 def _rack_in(index: int, rack: object, seated: Mapping[int, str]) -> RackIn:
@@ -230,6 +266,11 @@ def result_submit(
 ) -> Result:
     """Validate, score and store a new version of a game's result.
 
+    A rack may name a `substitute` who played that seat in this game (the rack is still
+    the seat's player's; the standings count it for them only when the tournament credits
+    substitute games). A seat whose player withdrew and whose table plays on has no rack
+    from then on (`seated_for`).
+
     Confirmed at once, unless the tournament wants a second person to confirm; then it
     waits as `submitted`. A newer entry discards an unconfirmed older one; a newer
     confirmed version supersedes the older confirmed one. With an `idempotency_key`
@@ -250,10 +291,10 @@ def result_submit(
     if based_on != current:
         raise ResultConflict(based_on=based_on, current_version=current)
 
-    seated = {
-        seat.player_id: seat_label(seat.player, seat.position)
-        for seat in game.table.seats.select_related("player")
-    }
+    # Who has a rack in this game, named as messages name them: "Ada (seat 2)".
+    positions = dict(game.table.seats.values_list("player_id", "position"))
+    seated = {pid: seat_label(player, positions[pid]) for pid, player in seated_for(game).items()}
+    substitutes = _substitutes(racks)
     outcome = score_game(
         _game_in(end=end, winner=winner, racks=racks, seated=seated, rules=tournament.rule_set),
         tournament.rule_set,
@@ -266,7 +307,7 @@ def result_submit(
         # fires (a concurrent writer that slipped past the lock, e.g. on SQLite), and
         # takes back the retiring of older versions with it.
         with transaction.atomic():
-            _retire_older(game, confirming=confirm_now)
+            retire_older(game, confirming=confirm_now)
             result = stamp_history_user(
                 Result(
                     game=game,
@@ -300,6 +341,7 @@ def result_submit(
             charge=rack.charge,
             score=rack.score,
             winner=rack.winner,
+            substitute=substitutes.get(rack.player, ""),
         )
         for rack in outcome.racks
     )
@@ -312,7 +354,7 @@ def result_submit(
     return result
 
 
-def _retire_older(game: Game, *, confirming: bool) -> None:
+def retire_older(game: Game, *, confirming: bool) -> None:
     """Before a new version lands: pending entries are discarded; a confirmed one is
     superseded when the new version is itself confirmed (one confirmed per game)."""
     for older in game.results.filter(status=Result.Status.SUBMITTED):
@@ -341,7 +383,7 @@ def result_confirm(*, result: Result, by: User) -> Result:
         )
     if result.submitted_by_id == by.pk and not can_organise(by, tournament):
         raise PermissionDenied("Someone other than who entered the result must confirm it.")
-    _retire_older(game, confirming=True)
+    retire_older(game, confirming=True)
     result.status = Result.Status.CONFIRMED
     result.confirmed_by = by
     result.confirmed_at = timezone.now()

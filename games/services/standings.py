@@ -8,6 +8,12 @@ version. Only the newest `settings.STANDINGS_KEEP` snapshots of a tournament are
 (each is some 300 KB at 1,000 players): the job prunes the older ones after storing a new
 one (`standings_prune`).
 
+The tournament's options shape the sums: a substitute's racks are left out of the SQL sums
+unless `credit_substitute_games`; a late entry's missed rounds (`Player.joined_round`) go
+to the engine as missed games, counted as `missed_rounds` says. A row says so in its
+`notes` (only when there is something to say): the joined round and treatment, the
+substitute games in the seat and whether they are credited, the forfeits.
+
 Not checked here: permissions. Snapshots are derived data that anyone who may see the
 tournament may read (the views check visibility); recomputing changes nothing but them.
 """
@@ -20,6 +26,7 @@ from itertools import starmap
 from django.conf import settings
 from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 
 from scoring.standings import (
     PlayerTotals,
@@ -31,7 +38,7 @@ from scoring.standings import (
 from tournaments.events import request_recompute
 from tournaments.models import Player, Tournament
 
-from ..models import Penalty, Result, Standings
+from ..models import Penalty, RackEntry, Result, Standings
 
 # One row per series: a player's confirmed games at one table, summed, with the table's
 # round. A sanction takes its points off that player's score in that game, so sanctions are
@@ -54,6 +61,7 @@ _RACKS = """
         GROUP BY penalty.game_id, penalty.player_id
     ) sanction ON sanction.game_id = result.game_id AND sanction.player_id = rack.player_id
     WHERE result.status = %(confirmed)s
+      AND (rack.substitute = '' OR %(credit_substitutes)s)
       AND game.table_id IN (
           SELECT tbl.id
           FROM games_table tbl
@@ -90,8 +98,9 @@ GROUP BY rack.player_id
 """
 
 
-def _sums(sql: str, tournament_id: int) -> list[tuple]:
+def _sums(sql: str, tournament_id: int, credit_substitutes: bool = False) -> list[tuple]:
     params = {
+        "credit_substitutes": credit_substitutes,
         "tournament": tournament_id,
         "confirmed": Result.Status.CONFIRMED.value,
         "rummikub": Result.End.RUMMIKUB.value,
@@ -102,8 +111,18 @@ def _sums(sql: str, tournament_id: int) -> list[tuple]:
         return cursor.fetchall()
 
 
+def games_per_missed_round(tournament: Tournament) -> int:
+    """The games a late entry missed in each round before they joined: a full table's
+    series (`games_per_table`, else one game per seat of a full table)."""
+    return tournament.games_per_table or tournament.table_size
+
+
 def _ranked_rows(
-    tournament: Tournament, players: list[int], penalties: dict[int, int], withdrawn: set[int]
+    tournament: Tournament,
+    players: list[int],
+    penalties: dict[int, int],
+    withdrawn: set[int],
+    missed_games: dict[int, int] | None = None,
 ):
     """Rank from per-player totals when the ranking allows it (one row per player comes
     back), from series lines when it needs to know who sat with whom (one per series).
@@ -115,11 +134,14 @@ def _ranked_rows(
         "penalties": penalties,
         "ranking": tournament.ranking,
         "lot_seed": f"{tournament.pk}:{tournament.slug}",
+        "missed_games": missed_games,
+        "missed_rounds": tournament.missed_rounds,
     }
+    credit = tournament.credit_substitute_games
     if needs_series(tournament.ranking):
-        series = list(starmap(SeriesLine, _sums(SERIES_SQL, tournament.pk)))
+        series = list(starmap(SeriesLine, _sums(SERIES_SQL, tournament.pk, credit)))
         return compute_standings_from_series(series=series, **common)
-    totals = starmap(PlayerTotals, _sums(TOTALS_SQL, tournament.pk))
+    totals = starmap(PlayerTotals, _sums(TOTALS_SQL, tournament.pk, credit))
     return compute_standings_from_totals(totals=totals, **common)
 
 
@@ -147,28 +169,48 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     started = time.perf_counter()
     players = list(
         Player.objects.filter(tournament=tournament)
-        .annotate(penalty_count=Count("penalties", filter=Q(penalties__voided=False)))
-        .values_list("id", "number", "name", "club", "status", "penalty_count")
+        .annotate(
+            penalty_count=Count("penalties", filter=Q(penalties__voided=False)),
+            substitute_games=_confirmed_racks(~Q(substitute="")),
+            forfeits=_confirmed_racks(Q(forfeit=True)),
+        )
+        .values_list(
+            "id",
+            "number",
+            "name",
+            "club",
+            "status",
+            "penalty_count",
+            "joined_round",
+            "substitute_games",
+            "forfeits",
+        )
     )
+    per_round = games_per_missed_round(tournament)
     rows = _ranked_rows(
         tournament,
         [p[0] for p in players],
         {p[0]: p[5] for p in players},
         {p[0] for p in players if p[4] == Player.Status.WITHDRAWN},
+        {p[0]: (p[6] - 1) * per_round for p in players if p[6]},
     )
     info = {p[0]: p for p in players}
     stored = [
-        {
-            "rank": row.rank,
-            "player": {
-                "id": row.player,
-                "number": info[row.player][1],
-                "name": info[row.player][2],
-                "club": info[row.player][3],
-                "status": info[row.player][4],
+        _with_notes(
+            tournament,
+            info[row.player],
+            {
+                "rank": row.rank,
+                "player": {
+                    "id": row.player,
+                    "number": info[row.player][1],
+                    "name": info[row.player][2],
+                    "club": info[row.player][3],
+                    "status": info[row.player][4],
+                },
+                "metrics": row.metrics,
             },
-            "metrics": row.metrics,
-        }
+        )
         for row in rows
     ]
     version = tournament.results_version
@@ -192,6 +234,46 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     if computed_at != snapshot.computed_at:
         return Standings.objects.get(pk=snapshot.pk)
     return snapshot
+
+
+def _confirmed_racks(condition: Q) -> Coalesce:
+    """How many of the player's racks in confirmed results meet `condition` (a subquery,
+    so it does not multiply the penalty count's join)."""
+    racks = (
+        RackEntry.objects.filter(condition, player=OuterRef("pk"), result__status="confirmed")
+        .order_by()
+        .values("player")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return Coalesce(Subquery(racks), 0)
+
+
+def _with_notes(tournament: Tournament, player: tuple, row: dict) -> dict:
+    """The row with its `notes`, when there is something to say (rows without stay as
+    they always were)."""
+    notes = _notes(tournament, player)
+    if notes:
+        row["notes"] = notes
+    return row
+
+
+def _notes(tournament: Tournament, player: tuple) -> dict:
+    """What a standings row says besides its metrics: a late entry's round and how their
+    missed rounds count, and the substitute games and forfeits in the player's seat (with
+    whether substitute games are credited to them)."""
+    notes: dict = {}
+    joined, substitutes, forfeits = player[6], player[7], player[8]
+    if joined:
+        notes["joined_round"] = joined
+        notes["missed_rounds"] = tournament.missed_rounds
+        notes["missed_games"] = (joined - 1) * games_per_missed_round(tournament)
+    if substitutes:
+        notes["substitute_games"] = substitutes
+        notes["substitute_games_credited"] = tournament.credit_substitute_games
+    if forfeits:
+        notes["forfeits"] = forfeits
+    return notes
 
 
 def standings_prune(*, tournament_id: int) -> None:

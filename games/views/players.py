@@ -2,23 +2,32 @@
 
 Terms:
 * cumulative score — the player's scores after sanctions summed round by round (what the
-  chart draws); a round none of whose games has a result yet is left out, not drawn as 0.
+  chart draws); a round none of whose games has a result yet is left out, not drawn as 0,
+  and so is a game a substitute played in the seat unless the tournament credits
+  substitute games, as in the standings.
 * place — the player's current rank (newest standings snapshot) and table (latest round).
+* withdraw page — asks "withdraw #N name?" and, when their table is in play, what happens
+  to the unplayed games (`games.services.withdrawals`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 
+from scoring.errors import RuleError
+from scoring.game import forfeit_charge
 from tournaments.models import Player, Tournament
-from tournaments.web import tournament_context, tournament_page
+from tournaments.web import add_rule_errors, tournament_context, tournament_page
 
 from ..chart import line_chart
+from ..forms import WithdrawForm
 from ..models import Penalty
 from ..selectors import player_place, player_series
+from ..services.withdrawals import open_seat, player_withdraw
 
 
 def _player_rows(player: Player) -> tuple[list[dict[str, Any]], list[tuple[str, int]]]:
@@ -34,7 +43,13 @@ def _player_rows(player: Player) -> tuple[list[dict[str, Any]], list[tuple[str, 
         )
         penalties = game.player_penalties
         round_number = game.table.round.number
-        if rack is not None:  # a round without a result yet is not plotted
+        # A substitute's game counts for the seat's player only if the tournament says so
+        # (the standings' rule, `scoring.standings` "substitute game"); a round without a
+        # result yet is not plotted.
+        counted = rack is not None and (
+            not rack.substitute or player.tournament.credit_substitute_games
+        )
+        if counted:
             by_round[round_number] = by_round.get(round_number, 0) + rack.net_score
         rows.append(
             {
@@ -50,6 +65,10 @@ def _player_rows(player: Player) -> tuple[list[dict[str, Any]], list[tuple[str, 
                 ),
                 "score": rack.net_score if rack is not None else None,
                 "penalties": penalties,
+                "substitute": rack.substitute if rack is not None else "",
+                "forfeit": rack is not None and rack.forfeit,
+                # Played without them: they withdrew and the table played on.
+                "absent": result is not None and rack is None,
             }
         )
     cumulative, total = [], 0
@@ -62,6 +81,7 @@ def _player_rows(player: Player) -> tuple[list[dict[str, Any]], list[tuple[str, 
 @tournament_page("view")
 def player_detail(request: HttpRequest, tournament: Tournament, player_number: int) -> HttpResponse:
     player = get_object_or_404(tournament.players, number=player_number)
+    player.tournament = tournament
     rows, cumulative = _player_rows(player)
     return render(
         request,
@@ -74,5 +94,56 @@ def player_detail(request: HttpRequest, tournament: Tournament, player_number: i
             "cumulative": cumulative,
             "chart": line_chart(cumulative) if cumulative else None,
             "total": cumulative[-1][1] if cumulative else 0,
+            "substitute_games": sum(1 for row in rows if row["substitute"]),
+            "forfeits": sum(1 for row in rows if row["forfeit"]),
         },
+    )
+
+
+def forfeit_rule_text(tournament: Tournament) -> str:
+    """The tournament's forfeit rule in words, with its charge (`scoring.game`)."""
+    charge = forfeit_charge(tournament.rule_set)
+    if tournament.forfeit_rule == Tournament.ForfeitRule.SHARED:
+        return (
+            f"Forfeit: the absent seat scores -{charge}; the players present all win the "
+            f"game and share the {charge} points."
+        )
+    return f"Forfeit: the absent seat scores -{charge}; the players present score 0."
+
+
+@tournament_page("organise")
+def player_withdraw_page(
+    request: HttpRequest, tournament: Tournament, player_number: int
+) -> HttpResponse:
+    """GET asks "Withdraw #N name?" — and, when their table in the latest round still has
+    unplayed games, what happens to them; POST withdraws (`player_withdraw`)."""
+    player = get_object_or_404(tournament.players, number=player_number)
+    seat, games = open_seat(player)
+    asks = bool(games)
+    form = WithdrawForm(
+        request.POST if request.method == "POST" else None,
+        asks=asks,
+        forfeit_help=forfeit_rule_text(tournament),
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            player_withdraw(
+                player=player, by=request.user, unplayed=form.cleaned_data.get("unplayed") or None
+            )
+        except RuleError as error:
+            add_rule_errors(form, error)
+        else:
+            messages.success(request, f"#{player.number} {player.name} is withdrawn.")
+            return redirect("tournament-players", slug=tournament.slug)
+    return render(
+        request,
+        "games/player_withdraw.html",
+        {
+            **tournament_context(request.user, tournament),
+            "player": player,
+            "seat": seat if asks else None,
+            "games": games,
+            "form": form,
+        },
+        status=400 if form.errors else 200,
     )

@@ -71,6 +71,11 @@ class PlayerOut(serializers.Serializer):
     fixed_table = serializers.IntegerField(
         allow_null=True, help_text="The table number this player always sits at, or null."
     )
+    joined_round = serializers.IntegerField(
+        allow_null=True,
+        help_text="A late entry's first round (registered once round 1 existed); null = "
+        "from the start.",
+    )
 
 
 class PlayerIn(StrictInput):
@@ -114,6 +119,7 @@ PLAYER_EXAMPLE = {
     "rating": 1620,
     "status": "active",
     "fixed_table": None,
+    "joined_round": None,
 }
 
 

@@ -119,6 +119,17 @@ class TournamentOut(serializers.Serializer):
     public = serializers.BooleanField()
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     results_version = serializers.IntegerField()
+    missed_rounds = serializers.ChoiceField(
+        choices=Tournament.MissedRounds.choices,
+        help_text="How a late entry's missed rounds count in the standings.",
+    )
+    forfeit_rule = serializers.ChoiceField(
+        choices=Tournament.ForfeitRule.choices,
+        help_text="How a game a withdrawn player's seat forfeits is scored.",
+    )
+    credit_substitute_games = serializers.BooleanField(
+        help_text="Whether games a substitute played count for the seat's player."
+    )
 
 
 class TournamentIn(StrictInput):
@@ -163,6 +174,18 @@ class TournamentUpdateIn(TournamentIn):
         required=False, allow_blank=True, help_text="Cannot change: sending it is a 400."
     )
     status = StrictChoiceField(choices=Tournament.Status.choices, required=False)
+    missed_rounds = StrictChoiceField(
+        choices=Tournament.MissedRounds.choices,
+        required=False,
+        help_text="not_played (default) | average | zero: how late entries' missed rounds "
+        "count. Changes the standings at once.",
+    )
+    forfeit_rule = StrictChoiceField(
+        choices=Tournament.ForfeitRule.choices,
+        required=False,
+        help_text="shared (default) | absent_only: applies to forfeits recorded from now on.",
+    )
+    credit_substitute_games = StrictBooleanField(required=False)
 
 
 TOURNAMENT_EXAMPLE = {
@@ -182,6 +205,9 @@ TOURNAMENT_EXAMPLE = {
     "public": True,
     "status": "upcoming",
     "results_version": 0,
+    "missed_rounds": "not_played",
+    "forfeit_rule": "shared",
+    "credit_substitute_games": False,
 }
 
 

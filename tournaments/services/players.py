@@ -104,6 +104,13 @@ def _player_fields(values: Mapping[str, Any]) -> dict[str, Any]:
     return cleaned
 
 
+def joined_round_now(tournament: Tournament) -> int | None:
+    """The round a player registered now joins from: the next one once round 1 exists
+    (a late entry), else None (from the start). Under the tournament row lock."""
+    top = tournament.rounds.aggregate(top=Max("number"))["top"]
+    return None if top is None else top + 1
+
+
 def _next_numbers(tournament: Tournament, count: int) -> Iterable[int]:
     # The tournament row lock serialises numbering between concurrent registrations.
     Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
@@ -128,15 +135,25 @@ def player_register(
     rating: int | None = None,
     fixed_table: int | None = None,
 ) -> Player:
-    """Register one player; start numbers count up from 1. Late entries are welcome.
-    `fixed_table`: the table number they always sit at (a mobility need), or None."""
+    """Register one player; start numbers count up from 1. Late entries are welcome: one
+    registered once round 1 exists joins from the next round (`joined_round`), and the
+    rounds before it count as the tournament's `missed_rounds` says. `fixed_table`: the
+    table number they always sit at (a mobility need), or None."""
     require(by, tournament, "organise")
     require_open(_lock(tournament))
     fields = _player_fields(
         {"name": name, "club": club, "rating": rating, "fixed_table": fixed_table}
     )
     (number,) = _next_numbers(tournament, 1)
-    player = stamp_history_user(Player(tournament=tournament, number=number, **fields), by)
+    player = stamp_history_user(
+        Player(
+            tournament=tournament,
+            number=number,
+            joined_round=joined_round_now(tournament),
+            **fields,
+        ),
+        by,
+    )
     player.save()
     results_changed(tournament)
     return player
@@ -324,9 +341,12 @@ def players_import_csv(*, tournament: Tournament, by: User, data: bytes | str) -
         errors.append(RuleError("file", "has no player rows."))
     raise_all(errors)
     numbers = _next_numbers(tournament, len(rows))
+    joined = joined_round_now(tournament)
     players = bulk_create_with_history(
         [
-            stamp_history_user(Player(tournament=tournament, number=n, **row), by)
+            stamp_history_user(
+                Player(tournament=tournament, number=n, joined_round=joined, **row), by
+            )
             for n, row in zip(numbers, rows, strict=True)
         ],
         Player,

@@ -69,7 +69,12 @@ UPDATABLE = {
     "results_need_confirmation",
     "club_avoidance",
     "public",
+    "missed_rounds",
+    "forfeit_rule",
+    "credit_substitute_games",
 }
+# Options that change how the standings count games already played.
+STANDINGS_OPTIONS = ("missed_rounds", "credit_substitute_games")
 
 
 def _unique_slug(base: str) -> str:
@@ -95,13 +100,16 @@ def _settings_errors(values: Mapping[str, Any]) -> list[RuleError]:
     for field, bounds in NUMBER_SETTINGS.items():
         if field in values:
             collect(errors, whole_number_between, field, values[field], **bounds)
-    for field in ("results_need_confirmation", "public"):
+    for field in ("results_need_confirmation", "public", "credit_substitute_games"):
         if field in values and not isinstance(values[field], bool):
             errors.append(RuleError(field, "must be true or false."))
-    if "club_avoidance" in values:
-        collect(
-            errors, choice, "club_avoidance", values["club_avoidance"], Tournament.ClubAvoidance
-        )
+    for field, choices in (
+        ("club_avoidance", Tournament.ClubAvoidance),
+        ("missed_rounds", Tournament.MissedRounds),
+        ("forfeit_rule", Tournament.ForfeitRule),
+    ):
+        if field in values:
+            collect(errors, choice, field, values[field], choices)
     starts_on = values.get("starts_on")
     if starts_on is not None and not isinstance(starts_on, date):
         errors.append(RuleError("starts_on", "must be a date (YYYY-MM-DD)."))
@@ -257,6 +265,10 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
         affects_standings = changes["ranking"] is not None and (
             list(changes["ranking"]) != tournament.ranking
         )
+    affects_standings = affects_standings or any(
+        field in changes and changes[field] != getattr(tournament, field)
+        for field in STANDINGS_OPTIONS
+    )
     raise_all(errors)
 
     changes.pop("preset", None)

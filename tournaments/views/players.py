@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from scoring.errors import RuleError
 
 from ..forms import PlayerEditForm
-from ..models import Player, Tournament
+from ..models import Tournament
 from ..selectors import player_history
 from ..services import players as player_services
 from ..web import add_rule_errors, tournament_context, tournament_page
@@ -55,27 +55,4 @@ def player_edit(request: HttpRequest, tournament: Tournament, player_number: int
             "form": form,
             "history": player_history(player),
         },
-    )
-
-
-@tournament_page("organise")
-def player_withdraw(
-    request: HttpRequest, tournament: Tournament, player_number: int
-) -> HttpResponse:
-    """GET says what withdrawing means and asks; POST withdraws (the existing service)."""
-    player = get_object_or_404(tournament.players, number=player_number)
-    if request.method == "POST":
-        try:
-            player_services.player_update(
-                player=player, by=request.user, status=Player.Status.WITHDRAWN
-            )
-        except RuleError as error:
-            messages.error(request, f"#{player.number} {player.name}: {error.message}")
-        else:
-            messages.success(request, f"#{player.number} {player.name} is withdrawn.")
-        return redirect("tournament-players", slug=tournament.slug)
-    return render(
-        request,
-        "tournaments/player_withdraw.html",
-        {**tournament_context(request.user, tournament), "player": player},
     )

@@ -15,7 +15,9 @@ from tests.factories import make_tournament, open_round
 pytestmark = pytest.mark.django_db
 
 RACK_KEYS = {"player", "tiles", "points", "tile_count", "jokers", "no_meld", "charge", "score",
-             "winner"}  # fmt: skip
+             "winner", "substitute", "forfeit"}  # fmt: skip
+# Every rack of an ordinary game: played by the seat's player, not forfeited.
+PLAYED = {"substitute": "", "forfeit": False}
 RESULT_KEYS = {"version", "status", "end", "racks", "submitted_by", "submitted_at",
                "confirmed_by", "confirmed_at"}  # fmt: skip
 
@@ -58,15 +60,15 @@ def test_submit_scores_and_confirms_at_once(client_for, game, tournament):
         "end": "rummikub",
         "racks": [
             {"player": p1, "tiles": "", "points": 0, "tile_count": 0, "jokers": 0,
-             "no_meld": None, "charge": 0, "score": 76, "winner": True},
+             "no_meld": None, "charge": 0, "score": 76, "winner": True, **PLAYED},
             {"player": p2, "tiles": format_tiles(parse_tiles("R4 B10 K2")), "points": 16,
              "tile_count": 3, "jokers": 0, "no_meld": None, "charge": 16, "score": -16,
-             "winner": False},
+             "winner": False, **PLAYED},
             {"player": p3, "tiles": format_tiles(parse_tiles("J 7")), "points": 37,
              "tile_count": 2, "jokers": 1, "no_meld": None, "charge": 37, "score": -37,
-             "winner": False},
+             "winner": False, **PLAYED},
             {"player": p4, "tiles": None, "points": 23, "tile_count": 4, "jokers": 0,
-             "no_meld": "could_not", "charge": 23, "score": -23, "winner": False},
+             "no_meld": "could_not", "charge": 23, "score": -23, "winner": False, **PLAYED},
         ],
         "submitted_by": "bob",
         "confirmed_by": "bob",

@@ -12,7 +12,7 @@ from tournaments.models import Player
 pytestmark = pytest.mark.django_db
 
 PLAYERS = "/api/v1/tournaments/club-open/players/"
-PLAYER_KEYS = {"id", "number", "name", "club", "rating", "status", "fixed_table"}
+PLAYER_KEYS = {"id", "number", "name", "club", "rating", "status", "fixed_table", "joined_round"}
 
 
 def csv_file(text: str | bytes, name: str = "players.csv") -> SimpleUploadedFile:
@@ -37,6 +37,7 @@ def test_register_answers_the_player(client_for, tournament):
         "rating": 1620,
         "status": "active",
         "fixed_table": None,
+        "joined_round": None,  # registered before round 1: from the start
     }
 
 

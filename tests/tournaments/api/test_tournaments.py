@@ -29,6 +29,9 @@ TOURNAMENT_KEYS = {
     "public",
     "status",
     "results_version",
+    "missed_rounds",
+    "forfeit_rule",
+    "credit_substitute_games",
 }
 EXAMPLE = {
     "name": "Club Open",
