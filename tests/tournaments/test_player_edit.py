@@ -141,7 +141,11 @@ def test_withdraw_asks_first_and_says_what_it_means(club, as_user):
     assert "not seated in any round opened from now on" in page
     assert "Every game they have played stays" in page
     assert club.players.get(number=3).status == "active"  # a GET changes nothing
-    done = client.post(address, follow=True)
+    # Their table of round 1 is in play: the page asks what happens to its games.
+    assert "Say what happens to them" in page
+    refused = client.post(address)
+    assert refused.status_code == 400 and club.players.get(number=3).status == "active"
+    done = client.post(address, {"unplayed": "plays_on"}, follow=True)
     assert "#3 Player 3 is withdrawn." in text(done)
     assert club.players.get(number=3).status == "withdrawn"
 
