@@ -31,6 +31,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import psycopg
+import redis
+
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 SLUG = "demo-club-open-2026"
@@ -40,10 +43,6 @@ DEFAULT_REDIS = "redis://127.0.0.1:6379/15"
 
 def _postgres(url: str) -> bool:
     """Whether PostgreSQL answers at `url`, creating the database if only it is missing."""
-    try:
-        import psycopg
-    except ImportError:
-        return False
     base, _, name = url.rpartition("/")
     try:
         psycopg.connect(url, connect_timeout=2).close()
@@ -61,10 +60,8 @@ def _postgres(url: str) -> bool:
 
 def _redis(url: str) -> bool:
     try:
-        import redis
-
         return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
-    except Exception:  # noqa: BLE001 - any failure means "not reachable"
+    except (redis.RedisError, OSError):
         return False
 
 

@@ -285,3 +285,11 @@ class SeatSwapForm(PageForm):
 
 class FindTableForm(PageForm):
     q = forms.CharField(label="Find my table", required=False, max_length=100)
+
+
+class RoundClockForm(PageForm):
+    minutes = WholeNumberField(
+        label="Minutes from now",
+        required=False,
+        help_text="The projector counts down to the end of the round; 0 or blank stops the clock.",
+    )

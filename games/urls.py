@@ -8,7 +8,7 @@ table, start number); `pk` is a database id.
 
 from django.urls import path
 
-from .views import entry, overview, players, rounds, standings
+from .views import entry, overview, players, projector, rounds, standings
 
 T = "t/<slug:slug>/"
 ROUND = T + "rounds/<num:round_number>/"
@@ -18,11 +18,14 @@ urlpatterns = [
     path(T, standings.tournament_detail, name="tournament-detail"),
     path(T + "standings/live/", standings.standings_live, name="standings-live"),
     path(T + "standings.csv", standings.standings_csv, name="standings-csv"),
+    path(T + "projector/", projector.projector, name="projector"),
+    path(T + "projector/live/", projector.projector_live, name="projector-live"),
     path(T + "players/<num:player_number>/", players.player_detail, name="player-detail"),
     path(T + "rounds/new/", rounds.round_open, name="round-open"),
     path(ROUND, rounds.round_detail, name="round-detail"),
     path(ROUND + "cancel/", rounds.round_cancel, name="round-cancel"),
     path(ROUND + "swap/", rounds.seat_swap, name="seat-swap"),
+    path(ROUND + "clock/", rounds.round_clock, name="round-clock"),
     path(ROUND + "sheets/", rounds.round_sheets, name="round-sheets"),
     path(TABLE, entry.table_entry, name="table-entry"),
     path(TABLE + "timer/", entry.table_timer, name="table-timer"),

@@ -9,6 +9,12 @@ Terms:
   counted in the same transaction as the change.
 * pending mark — a key in the shared cache saying "a recompute of this tournament is
   queued and has not started": a burst of results becomes few recomputes.
+* page generation — a counter in the shared cache per tournament (by slug), one more
+  after every committed change to anything its public pages show (results, standings,
+  the tournament, its rounds, seats and players). Rendered pages stored in the shared
+  cache remember the generation they were rendered at and are served only while it is
+  still the current one (`config.page_cache`); the validators (ETags) themselves come
+  from the database, so a lost bump delays a cached copy by at most its lifetime.
 """
 
 from __future__ import annotations
@@ -19,8 +25,10 @@ from celery import current_app
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
 
-from .models import Tournament
+from .models import Round, Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +69,48 @@ def standings_changed(tournament: Tournament) -> None:
 
     enqueue.standings_of = tournament_id  # type: ignore[attr-defined]
     transaction.on_commit(enqueue)
+    pages_changed(tournament.slug)
+
+
+def page_generation_key(slug: str) -> str:
+    return f"pages:{slug}:generation"
+
+
+def page_generation(slug: str) -> int | None:
+    """The current page generation of the tournament (0 before any change was counted),
+    or None while the shared cache cannot be read (then nothing is cached)."""
+    try:
+        return cache.get(page_generation_key(slug), 0)
+    except Exception:
+        logger.warning("cache unreachable; pages of %s are not cached", slug)
+        return None
+
+
+def _bump_generation(slug: str) -> None:
+    key = page_generation_key(slug)
+    try:
+        if not cache.add(key, 1, timeout=None):
+            cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, timeout=None)
+    except Exception:
+        logger.warning("cache unreachable; cached pages of %s live out their time", slug)
+
+
+def pages_changed(slug: str) -> None:
+    """Count one more page generation once the current transaction commits (at once
+    outside one). Many changes in one transaction (a round of 250 seats) count once."""
+    connection = transaction.get_connection()
+    if connection.in_atomic_block and any(
+        getattr(func, "pages_of", None) == slug for _, func, *_ in connection.run_on_commit
+    ):
+        return
+
+    def bump() -> None:
+        _bump_generation(slug)
+
+    bump.pages_of = slug  # type: ignore[attr-defined]
+    transaction.on_commit(bump)
 
 
 def _pending_key(tournament_id: int) -> str:
@@ -105,3 +155,21 @@ def clear_pending(tournament_id: int) -> None:
         cache.delete(_pending_key(tournament_id))
     except Exception:
         logger.warning("cache unreachable; pending mark of %s not cleared", tournament_id)
+
+
+# Saved or deleted tournaments and rounds (a round opened, cancelled, its seats swapped,
+# its clock set) change what their pages show; results and players come through
+# `results_changed` above.
+@receiver([post_save, post_delete], sender=Tournament)
+def _tournament_saved(sender: type, instance: Tournament, **kwargs: object) -> None:
+    pages_changed(instance.slug)
+
+
+@receiver([post_save, post_delete], sender=Round)
+def _round_saved(sender: type, instance: Round, **kwargs: object) -> None:
+    # The services hold the round's tournament already; a query only when they do not.
+    if Round.tournament.is_cached(instance):
+        pages_changed(instance.tournament.slug)
+        return
+    for slug in Tournament.objects.filter(pk=instance.tournament_id).values_list("slug")[:1]:
+        pages_changed(slug[0])
