@@ -33,6 +33,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 
 from games.views.caching import (
@@ -58,11 +60,25 @@ POLLED = re.compile(
 LOCAL_ENTRIES = 512
 
 
+# This process's memory, shared by every handler of the process (a test's live server
+# and its clients): slug -> (read at, generation), and key -> kept answer.
+_generations: dict[str, tuple[float, int]] = {}
+_entries: dict[str, dict[str, Any]] = {}
+
+
+@receiver(setting_changed)
+def _caches_changed(*, setting: str, **kwargs: Any) -> None:
+    # Tests swap CACHES: what this process remembers belongs to the old cache.
+    if setting in {"CACHES", "PAGE_CACHE_LOCAL_SECONDS"}:
+        _generations.clear()
+        _entries.clear()
+
+
 class PublicPageCache:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
         self.get_response = get_response
-        self.generations: dict[str, tuple[float, int]] = {}  # slug: (read at, generation)
-        self.entries: dict[str, dict[str, Any]] = {}
+        self.generations = _generations
+        self.entries = _entries
 
     def _generation(self, slug: str) -> int:
         now = time.monotonic()
@@ -97,7 +113,11 @@ class PublicPageCache:
         except CACHE_ERRORS:
             return self.get_response(request)
         if entry is not None:
-            return stored_answer(entry, request.META.get("HTTP_IF_NONE_MATCH", ""))
+            return stored_answer(
+                entry,
+                request.META.get("HTTP_IF_NONE_MATCH", ""),
+                request.META.get("HTTP_IF_MODIFIED_SINCE", ""),
+            )
         response = self.get_response(request)
         kept = keep_answer(response)
         if kept is not None:

@@ -57,6 +57,7 @@ def standings_changed(tournament: Tournament) -> None:
     the connection, so a rolled-back change leaves nothing behind.
     """
     tournament_id = tournament.pk
+    pages_changed(tournament.slug)
     connection = transaction.get_connection()
     if connection.in_atomic_block and any(
         getattr(func, "standings_of", None) == tournament_id
@@ -65,11 +66,11 @@ def standings_changed(tournament: Tournament) -> None:
         return
 
     def enqueue() -> None:
+        enqueue.standings_of = None  # type: ignore[attr-defined]  # done: count anew
         request_recompute(tournament_id)
 
     enqueue.standings_of = tournament_id  # type: ignore[attr-defined]
     transaction.on_commit(enqueue)
-    pages_changed(tournament.slug)
 
 
 def page_generation_key(slug: str) -> str:
@@ -107,6 +108,7 @@ def pages_changed(slug: str) -> None:
         return
 
     def bump() -> None:
+        bump.pages_of = None  # type: ignore[attr-defined]  # done: a later change counts again
         _bump_generation(slug)
 
     bump.pages_of = slug  # type: ignore[attr-defined]

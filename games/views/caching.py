@@ -30,7 +30,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
-from django.utils.http import http_date
+from django.utils.http import http_date, parse_http_date_safe
 from redis.exceptions import RedisError
 
 from tournaments.events import page_generation
@@ -109,11 +109,15 @@ class Conditional:
         # Read before the state: a change that lands between the two leaves the stored
         # copy under an older generation, which is never served.
         self.generation = page_generation(tournament.slug) if anonymous_reader(request) else None
-        self.state: PageState = page_state(tournament)
-        shared = f"{self.state.tag}-{_digest(variant(request))}"
-        user = request.user
-        if personal and user.is_authenticated:
-            role = can_score(user, tournament) + can_organise(user, tournament)
+        self.personal = personal
+        self._validate(page_state(tournament))
+
+    def _validate(self, state: PageState) -> None:
+        self.state = state
+        shared = f"{state.tag}-{_digest(variant(self.request))}"
+        user = self.request.user
+        if self.personal and user.is_authenticated:
+            role = can_score(user, self.tournament) + can_organise(user, self.tournament)
             self.etag = f'W/"{shared}-u{user.pk}r{role}"'
         else:
             self.etag = f'W/"{shared}"'
@@ -137,7 +141,15 @@ class Conditional:
         extra = _digest("|".join(map(str, parts)) + "#" + variant(self.request))
         return f"pages:{self.tournament.slug}:{name}:{self.state.tag}:{extra}"
 
+    def refresh(self) -> None:
+        """Read the state again if it was stale: reading the standings may have computed
+        them (`standings_for_read`), and the answer shows the state after that."""
+        if self.state.stale:
+            self._validate(page_state(self.tournament))
+
     def finish(self, response: HttpResponse) -> HttpResponse:
+        if response.status_code == 200:
+            self.refresh()
         response.headers["ETag"] = self.etag
         response.headers["Last-Modified"] = http_date(self.state.last_modified.timestamp())
         if self.public:
@@ -151,12 +163,24 @@ class Conditional:
         return response
 
 
-def stored_answer(entry: dict[str, Any], if_none_match: str) -> HttpResponse:
+def _still_valid(headers: dict[str, str], if_none_match: str, if_modified_since: str) -> bool:
+    """Whether the validators sent still hold (If-None-Match, weakly compared as for GET,
+    wins over If-Modified-Since, as RFC 9110 says)."""
+    if if_none_match:
+        etag = headers.get("ETag", "").removeprefix("W/")
+        sent = {tag.strip().removeprefix("W/") for tag in if_none_match.split(",")}
+        return bool(etag) and (etag in sent or "*" in sent)
+    since = parse_http_date_safe(if_modified_since) if if_modified_since else None
+    modified = parse_http_date_safe(headers.get("Last-Modified", ""))
+    return since is not None and modified is not None and modified <= since
+
+
+def stored_answer(
+    entry: dict[str, Any], if_none_match: str, if_modified_since: str
+) -> HttpResponse:
     """The answer `config.page_cache` keeps (`keep_answer`), or a 304 when the request's
-    If-None-Match names its ETag (weakly compared, as for GET)."""
-    etag = entry["headers"].get("ETag", "")
-    sent = {tag.strip().removeprefix("W/") for tag in if_none_match.split(",")}
-    if etag and (etag.removeprefix("W/") in sent or "*" in sent):
+    validators still hold."""
+    if _still_valid(entry["headers"], if_none_match, if_modified_since):
         answer = HttpResponse(status=304)
         for name in VALIDATOR_HEADERS:
             if name in entry["headers"]:

@@ -68,7 +68,9 @@ def _live_context(tournament: Tournament, top: int) -> dict[str, Any]:
 
 def _live_html(tournament: Tournament, cond: Conditional, top: int) -> str:
     def render_live() -> str:
-        context = {**_live_context(tournament, top), "etag": cond.shared_etag}
+        context = _live_context(tournament, top)
+        cond.refresh()
+        context["etag"] = cond.shared_etag
         return render_to_string("games/projector_live.html", context)
 
     if cond.state.stale:

@@ -46,6 +46,7 @@ def _fragment(request: HttpRequest, tournament: Tournament, cond: Conditional) -
 
     def render_table() -> dict[str, Any]:
         standings = _shown_standings(request, tournament)
+        cond.refresh()
         html = render_to_string(
             "games/standings_fragment.html",
             {"tournament": tournament, "standings": standings, "etag": cond.shared_etag},
