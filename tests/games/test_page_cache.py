@@ -18,10 +18,9 @@ from games.models import Game
 from games.selectors import standings_movement, standings_table
 from games.services.rounds import round_clock_set
 from scoring.errors import RuleError
-from tests.factories import open_round
+from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
-from tests.factories import make_tournament
-from tests.web import as_user, text  # noqa: F401 (fixtures)
+from tests.web import text
 from tournaments.services.tournaments import tournament_update
 
 
