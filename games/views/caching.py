@@ -10,7 +10,7 @@ Terms:
   their answers are `public` (still revalidated every time: `no-cache`) and the whole
   answer is kept in the shared cache (`config.page_cache` serves it without touching the
   database). A signed-in reader's page names them and shows their links: `private`,
-  and the ETag names the user and their role.
+  and the ETag names the user, their role and (a digest of) their CSRF token.
 * variant — what a page's wording may depend on besides its address: the
   Accept-Language header and the language cookie (the same page in another language
   is another variant, with another ETag and its own cache entry).
@@ -118,7 +118,10 @@ class Conditional:
         user = self.request.user
         if self.personal and user.is_authenticated:
             role = can_score(user, self.tournament) + can_organise(user, self.tournament)
-            self.etag = f'W/"{shared}-u{user.pk}r{role}"'
+            # The page holds the reader's CSRF token (its forms, htmx's header): a new
+            # token (signing in again) must not revalidate a page with the old one.
+            token = _digest(self.request.COOKIES.get(settings.CSRF_COOKIE_NAME, ""))
+            self.etag = f'W/"{shared}-u{user.pk}r{role}-{token}"'
         else:
             self.etag = f'W/"{shared}"'
         # The ETag of what everyone sees (the live fragment inside a personal page).

@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.utils.timezone import localtime
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from scoring.errors import RuleError
 from tournaments.models import Round, Tournament
@@ -74,7 +74,7 @@ def _table_cards(round_: Round, query: str) -> list[dict[str, Any]]:
     return cards
 
 
-@require_GET
+@require_safe
 @tournament_page("view")
 def round_detail(request: HttpRequest, tournament: Tournament, round_number: int) -> HttpResponse:
     """The round page, with validators: a reload while nothing changed answers 304."""

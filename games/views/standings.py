@@ -19,7 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_safe
 
 from tournaments.models import Tournament
 from tournaments.web import csv_download, tournament_context, tournament_page, whole_number
@@ -59,7 +59,7 @@ def _fragment(request: HttpRequest, tournament: Tournament, cond: Conditional) -
     return cached(key, render_table)
 
 
-@require_GET
+@require_safe
 @tournament_page("view")
 def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     cond = Conditional(request, tournament, personal=True)

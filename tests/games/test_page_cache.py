@@ -254,3 +254,18 @@ def test_the_projector_shows_top_n_the_tables_and_movement(played, alice, bob):
     # Round 2 has no results yet: nobody moved since the standings before it.
     assert movement == [0] * len(table.rows)
     assert standings_movement(played, table.rows, 1) == [None] * len(table.rows)
+
+
+def test_a_new_csrf_token_is_a_new_page_for_a_signed_in_reader(played, as_user):
+    client = as_user("alice")
+    client.cookies["csrftoken"] = "a" * 32
+    first = client.get(url("tournament-detail", played))
+    assert (
+        client.get(url("tournament-detail", played), HTTP_IF_NONE_MATCH=first["ETag"]).status_code
+        == 304
+    )
+    client.cookies["csrftoken"] = "b" * 32  # signed in again: a new token
+    assert (
+        client.get(url("tournament-detail", played), HTTP_IF_NONE_MATCH=first["ETag"]).status_code
+        == 200
+    )
