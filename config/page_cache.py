@@ -44,7 +44,7 @@ from games.views.caching import (
     page_cache_key,
     stored_answer,
 )
-from tournaments.events import page_generation_key
+from tournaments.events import page_generation_counted, page_generation_key
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +72,11 @@ def _caches_changed(*, setting: str, **kwargs: Any) -> None:
     if setting in {"CACHES", "PAGE_CACHE_LOCAL_SECONDS"}:
         _generations.clear()
         _entries.clear()
+
+
+@receiver(page_generation_counted)
+def _generation_counted(*, slug: str, **kwargs: Any) -> None:
+    _generations.pop(slug, None)
 
 
 class PublicPageCache:

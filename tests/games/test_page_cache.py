@@ -269,3 +269,11 @@ def test_a_new_csrf_token_is_a_new_page_for_a_signed_in_reader(played, as_user):
         client.get(url("tournament-detail", played), HTTP_IF_NONE_MATCH=first["ETag"]).status_code
         == 200
     )
+
+
+def test_the_projector_of_a_tournament_without_rounds_shows_the_standings_alone(alice):
+    tournament = make_tournament(alice, name="Quiet Cup", players=3)
+    page = text(Client().get(url("projector", tournament)))
+    assert 'data-slide="standings"' in page
+    assert 'data-slide="tables"' not in page and 'data-slide="clock"' not in page
+    assert page.count('class="num rank"') == 3
