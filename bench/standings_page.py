@@ -8,7 +8,8 @@ snapshot once, then reads the tournament page, the live fragment every phone pol
 the API's standings: each as it is served (a page of rows above
 `games.selectors.STANDINGS_WHOLE_UP_TO` players) and, for comparison in the same run, as
 the whole table (the fragment rendered with every row, as before paging). Prints bytes
-and the median milliseconds of a few reads of each, and the ratios whole / paged.
+and the median milliseconds of a few reads of each — as served (kept in the shared cache
+after the first read) and with nothing kept — and the ratios whole / paged.
 """
 
 from __future__ import annotations
@@ -24,12 +25,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.cache import cache  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.template.loader import render_to_string  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
+from config import page_cache  # noqa: E402
 from games.selectors import standings_table  # noqa: E402
 from games.services.standings import standings_recompute  # noqa: E402
 from tournaments.models import Player  # noqa: E402
@@ -39,13 +42,35 @@ READS = 5
 
 
 def timed(read) -> tuple[int, float]:
-    """Bytes of one answer and the median milliseconds of READS reads."""
+    """Bytes of one answer and the median milliseconds of READS reads (the first one
+    with the shared cache emptied: rendered, not kept)."""
     times, size = [], 0
+    cache.clear()
+    forget_kept_answers()
     for _ in range(READS):
         started = time.perf_counter()
         size = len(read())
         times.append((time.perf_counter() - started) * 1000)
     return size, statistics.median(times)
+
+
+def forget_kept_answers() -> None:
+    """Empty what this process keeps of answers besides the shared cache (config.page_cache)."""
+    page_cache._entries.clear()
+    page_cache._generations.clear()
+
+
+def cold_ms(read) -> float:
+    """The median milliseconds of READS reads, each with the shared cache emptied first:
+    what a read costs when nothing is kept (the first reader after a change)."""
+    times = []
+    for _ in range(READS):
+        cache.clear()
+        forget_kept_answers()
+        started = time.perf_counter()
+        read()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
 
 
 def main() -> None:
@@ -78,8 +103,9 @@ def main() -> None:
         print(f"  fragment, whole table (before paging): {whole[0]:>10,} B {whole[1]:8.1f} ms")
         for name, url in (("page", page), ("fragment", live), ("API standings", api)):
             size, ms = timed(lambda url=url: client.get(url).content)
+            cold = cold_ms(lambda url=url: client.get(url).content)
             print(
-                f"  {name + ', paged:':<38} {size:>10,} B {ms:8.1f} ms"
+                f"  {name + ', paged:':<38} {size:>10,} B {ms:8.1f} ms (not kept: {cold:6.1f} ms)"
                 f"   whole/paged: bytes {whole[0] / size:5.1f}x, time {whole[1] / ms:5.1f}x"
             )
     finally:

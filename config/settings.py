@@ -92,6 +92,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Right after the static files: anonymous readers of the polled pages are answered
+    # from the shared cache before sessions, CSRF and auth are looked at.
+    "config.page_cache.PublicPageCache",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -285,6 +288,13 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+
+# Rendered pages and pieces of pages kept in the shared cache (config.page_cache,
+# games.views.caching) are dropped after this many seconds even if no change was counted.
+PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 60)
+# How long a web process trusts the page generation it last read (config.page_cache):
+# a change reaches every process's answers within this time.
+PAGE_CACHE_LOCAL_SECONDS = float(os.environ.get("PAGE_CACHE_LOCAL_SECONDS", "0.2"))
 
 # API tokens are good for this many days from when they were issued (0: for ever); then
 # requests with one answer 401 ("expired") and POST /api/v1/auth/token/ issues a new one.

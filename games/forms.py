@@ -438,3 +438,11 @@ class WithdrawForm(PageForm):
             self.fields["unplayed"].help_text = forfeit_help
         else:
             del self.fields["unplayed"]
+
+
+class RoundClockForm(PageForm):
+    minutes = WholeNumberField(
+        label="Minutes from now",
+        required=False,
+        help_text="The projector counts down to the end of the round; 0 or blank stops the clock.",
+    )

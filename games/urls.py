@@ -8,7 +8,7 @@ table, start number); `pk` is a database id.
 
 from django.urls import path
 
-from .views import clubs, entry, overview, players, rounds, standings, table_links
+from .views import clubs, entry, overview, players, projector, rounds, standings, table_links
 
 T = "t/<slug:slug>/"
 ROUND = T + "rounds/<num:round_number>/"
@@ -24,6 +24,8 @@ urlpatterns = [
     path(T, standings.tournament_detail, name="tournament-detail"),
     path(T + "standings/live/", standings.standings_live, name="standings-live"),
     path(T + "standings.csv", standings.standings_csv, name="standings-csv"),
+    path(T + "projector/", projector.projector, name="projector"),
+    path(T + "projector/live/", projector.projector_live, name="projector-live"),
     path(T + "players/<num:player_number>/", players.player_detail, name="player-detail"),
     path(
         T + "players/<num:player_number>/withdraw/",
@@ -34,6 +36,7 @@ urlpatterns = [
     path(ROUND, rounds.round_detail, name="round-detail"),
     path(ROUND + "cancel/", rounds.round_cancel, name="round-cancel"),
     path(ROUND + "swap/", rounds.seat_swap, name="seat-swap"),
+    path(ROUND + "clock/", rounds.round_clock, name="round-clock"),
     path(ROUND + "sheets/", rounds.round_sheets, name="round-sheets"),
     path(ROUND + "sheets.pdf", rounds.round_sheets_pdf, name="round-sheets-pdf"),
     path(ROUND + "links/revoke/", rounds.table_links_revoke, name="table-links-revoke"),

@@ -29,7 +29,14 @@ def _in_process_jobs(request, settings):
     if request.node.get_closest_marker("integration"):
         yield
         return
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # A location of its own: local-memory caches of one location share their contents,
+    # and what one test kept (pages, marks) must not answer the next one.
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": request.node.nodeid,
+        }
+    }
     previous = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True
     yield

@@ -12,6 +12,12 @@ Terms:
 * followers — what is computed from a tournament's standings or games: its season's
   totals (`Season.version`) and, in a rated tournament, its club members' ratings. The
   standings job asks for them once it has stored a snapshot (`standings_followed`).
+* page generation — a counter in the shared cache per tournament (by slug), one more
+  after every committed change to anything its public pages show (results, standings,
+  the tournament, its rounds, seats and players). Rendered pages stored in the shared
+  cache remember the generation they were rendered at and are served only while it is
+  still the current one (`config.page_cache`); the validators (ETags) themselves come
+  from the database, so a lost bump delays a cached copy by at most its lifetime.
 """
 
 from __future__ import annotations
@@ -22,8 +28,10 @@ from celery import current_app
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import Signal, receiver
 
-from .models import Season, Tournament
+from .models import Round, Season, Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +62,7 @@ def standings_changed(tournament: Tournament) -> None:
     the connection, so a rolled-back change leaves nothing behind.
     """
     tournament_id = tournament.pk
+    pages_changed(tournament.slug)
     connection = transaction.get_connection()
     if connection.in_atomic_block and any(
         getattr(func, "standings_of", None) == tournament_id
@@ -62,10 +71,49 @@ def standings_changed(tournament: Tournament) -> None:
         return
 
     def enqueue() -> None:
+        enqueue.standings_of = None  # type: ignore[attr-defined]  # done: count anew
         request_recompute(tournament_id)
 
     enqueue.standings_of = tournament_id  # type: ignore[attr-defined]
     transaction.on_commit(enqueue)
+
+
+def page_generation_key(slug: str) -> str:
+    return f"pages:{slug}:generation"
+
+
+def page_generation(slug: str) -> int | None:
+    """The current page generation of the tournament (0 before any change was counted),
+    or None while the shared cache cannot be read (then nothing is cached)."""
+    try:
+        return cache.get(page_generation_key(slug), 0)
+    except Exception:
+        logger.warning("cache unreachable; pages of %s are not cached", slug)
+        return None
+
+
+# Sent after each page generation counted here: the pages' cache of this process
+# (`config.page_cache`) forgets the generation it read, so this process sees it at once.
+page_generation_counted = Signal()
+
+
+def _bump_generation(slug: str) -> None:
+    page_generation_counted.send(sender=None, slug=slug)
+    key = page_generation_key(slug)
+    try:
+        if not cache.add(key, 1, timeout=None):
+            cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, timeout=None)
+    except Exception:
+        logger.warning("cache unreachable; cached pages of %s live out their time", slug)
+
+
+def pages_changed(slug: str) -> None:
+    """Count one more page generation once the current transaction commits (at once
+    outside one). Each call counts (one INCR each at commit, well under a millisecond):
+    no callback of an earlier, perhaps never committed, block can swallow it."""
+    transaction.on_commit(lambda: _bump_generation(slug))
 
 
 def _pending_key(tournament_id: int) -> str:
@@ -144,3 +192,21 @@ def standings_followed(tournament_id: int) -> None:
     club_id = held["club_id"]
     if held["rated"] and club_id is not None:
         transaction.on_commit(lambda: _request(RATINGS_TASK, club_id, ratings_pending_key(club_id)))
+
+
+# Saved or deleted tournaments and rounds (a round opened, cancelled, its seats swapped,
+# its clock set) change what their pages show; results and players come through
+# `results_changed` above.
+@receiver([post_save, post_delete], sender=Tournament)
+def _tournament_saved(sender: type, instance: Tournament, **kwargs: object) -> None:
+    pages_changed(instance.slug)
+
+
+@receiver([post_save, post_delete], sender=Round)
+def _round_saved(sender: type, instance: Round, **kwargs: object) -> None:
+    # The services hold the round's tournament already; a query only when they do not.
+    if Round.tournament.is_cached(instance):
+        pages_changed(instance.tournament.slug)
+        return
+    for slug in Tournament.objects.filter(pk=instance.tournament_id).values_list("slug")[:1]:
+        pages_changed(slug[0])

@@ -375,6 +375,9 @@ class Round(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    ends_at = models.DateTimeField(
+        null=True, blank=True, help_text="The round clock: when play in this round ends."
+    )
 
     class Meta:
         ordering = ["tournament", "number"]

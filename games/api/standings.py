@@ -24,7 +24,14 @@ from tournaments.api.common import TournamentScoped, errors
 from tournaments.models import Tournament
 
 from ..exports import standings_csv
-from ..selectors import HIDE, STANDINGS_PAGE_SIZE, STANDINGS_WHOLE_UP_TO, standings_table
+from ..selectors import (
+    HIDE,
+    STANDINGS_PAGE_SIZE,
+    STANDINGS_WHOLE_UP_TO,
+    page_state,
+    standings_table,
+)
+from ..views.caching import cached
 
 
 class StandingsPlayerOut(serializers.Serializer):
@@ -151,7 +158,20 @@ def standings_query(request: Any) -> dict[str, Any]:
 
 
 def standings_of(tournament: Tournament, query: dict[str, Any]) -> dict[str, Any]:
-    """The latest snapshot and whether it is stale, exactly as the pages show it."""
+    """The latest snapshot and whether it is stale, exactly as the pages show it: kept in
+    the shared cache per page state (`games.selectors.page_state`) while it is not stale,
+    so a large field's snapshot is not read whole for every request."""
+    state = page_state(tournament)
+    if state.stale:
+        return _standings_read(tournament, query)
+    key = (
+        f"api:{tournament.slug}:standings:{state.tag}:{query.get('page')}:"
+        f"{query.get('player')}:{query.get('withdrawn')}"
+    )
+    return cached(key, lambda: _standings_read(tournament, query))
+
+
+def _standings_read(tournament: Tournament, query: dict[str, Any]) -> dict[str, Any]:
     table = standings_table(
         tournament,
         page=query.get("page"),

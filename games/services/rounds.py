@@ -33,10 +33,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Exists, Max, OuterRef
+from django.utils import timezone
 
 from scoring.errors import Conflict, RuleError, raise_all
 from scoring.seating import (
@@ -741,3 +743,31 @@ def round_cancel(*, round_: Round, by: User) -> None:
 def _tables_of(rows: Any) -> list[int]:
     """The table numbers of the results or penalties `rows`, in order."""
     return sorted(set(rows.values_list("game__table__number", flat=True)))
+
+
+# The longest round clock an organiser may set, in minutes (a long session is 4 hours).
+ROUND_CLOCK_MAX_MINUTES = 600
+
+
+@transaction.atomic
+def round_clock_set(*, round_: Round, by: User, minutes: object) -> Round:
+    """Set the round clock to end `minutes` from now (shown counting down on the projector),
+    or stop it with no minutes (None, blank or 0). Only an organiser, only while the
+    tournament is not finished; the clock is the last round's, as the projector shows the
+    current round."""
+    tournament = lock_tournament(round_.tournament)
+    require(by, tournament, "organise")
+    require_open(tournament)
+    round_ = Round.objects.select_related("tournament").get(pk=round_.pk)
+    if minutes in (None, "", 0):
+        round_.ends_at = None
+    else:
+        if isinstance(minutes, bool) or not isinstance(minutes, int):
+            raise RuleError("minutes", "give the minutes as a whole number.")
+        if not 1 <= minutes <= ROUND_CLOCK_MAX_MINUTES:
+            raise RuleError(
+                "minutes", f"give between 1 and {ROUND_CLOCK_MAX_MINUTES} minutes (0 stops it)."
+            )
+        round_.ends_at = timezone.now() + timedelta(minutes=minutes)
+    round_.save(update_fields=["ends_at"])
+    return round_

@@ -35,7 +35,7 @@ from scoring.standings import (
     compute_standings_from_totals,
     needs_series,
 )
-from tournaments.events import request_recompute
+from tournaments.events import pages_changed, request_recompute
 from tournaments.models import Player, Tournament
 
 from ..models import Penalty, RackEntry, Result, Standings
@@ -66,7 +66,7 @@ _RACKS = """
           SELECT tbl.id
           FROM games_table tbl
           JOIN tournaments_round rnd ON rnd.id = tbl.round_id
-          WHERE rnd.tournament_id = %(tournament)s
+          WHERE rnd.tournament_id = %(tournament)s AND rnd.number < %(before)s
       )
 """
 _SUMS = """
@@ -98,10 +98,17 @@ GROUP BY rack.player_id
 """
 
 
-def _sums(sql: str, tournament_id: int, credit_substitutes: bool = False) -> list[tuple]:
+# Above any round number (a PositiveSmallIntegerField): every round counts.
+EVERY_ROUND = 1 << 15
+
+
+def _sums(
+    sql: str, tournament_id: int, credit_substitutes: bool = False, before: int = EVERY_ROUND
+) -> list[tuple]:
     params = {
         "credit_substitutes": credit_substitutes,
         "tournament": tournament_id,
+        "before": before,
         "confirmed": Result.Status.CONFIRMED.value,
         "rummikub": Result.End.RUMMIKUB.value,
         "sanction": Penalty.Kind.SANCTION.value,
@@ -123,11 +130,12 @@ def _ranked_rows(
     penalties: dict[int, int],
     withdrawn: set[int],
     missed_games: dict[int, int] | None = None,
+    before: int = EVERY_ROUND,
 ):
     """Rank from per-player totals when the ranking allows it (one row per player comes
     back), from series lines when it needs to know who sat with whom (one per series).
     Withdrawn players come after the active ones, ranked on from there (`scoring.standings`,
-    "withdrawn")."""
+    "withdrawn"). Only the games of rounds numbered below `before` count."""
     common = {
         "players": players,
         "withdrawn": withdrawn,
@@ -139,9 +147,9 @@ def _ranked_rows(
     }
     credit = tournament.credit_substitute_games
     if needs_series(tournament.ranking):
-        series = list(starmap(SeriesLine, _sums(SERIES_SQL, tournament.pk, credit)))
+        series = list(starmap(SeriesLine, _sums(SERIES_SQL, tournament.pk, credit, before)))
         return compute_standings_from_series(series=series, **common)
-    totals = starmap(PlayerTotals, _sums(TOTALS_SQL, tournament.pk, credit))
+    totals = starmap(PlayerTotals, _sums(TOTALS_SQL, tournament.pk, credit, before))
     return compute_standings_from_totals(totals=totals, **common)
 
 
@@ -233,6 +241,7 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     )
     if computed_at != snapshot.computed_at:
         return Standings.objects.get(pk=snapshot.pk)
+    pages_changed(tournament.slug)
     return snapshot
 
 
@@ -274,6 +283,26 @@ def _notes(tournament: Tournament, player: tuple) -> dict:
     if forfeits:
         notes["forfeits"] = forfeits
     return notes
+
+
+def ranks_before_round(tournament: Tournament, round_number: int) -> dict[int, int]:
+    """Each player's rank (by player id) in the standings of the games of the rounds
+    before `round_number`: what "movement since the last round" compares with. Computed
+    as a recompute is (a fixed handful of queries), not stored; penalties count as they
+    stand now (a penalty carries no round of its own)."""
+    players = list(
+        Player.objects.filter(tournament=tournament)
+        .annotate(penalty_count=Count("penalties", filter=Q(penalties__voided=False)))
+        .values_list("id", "status", "penalty_count")
+    )
+    rows = _ranked_rows(
+        tournament,
+        [p[0] for p in players],
+        {p[0]: p[2] for p in players},
+        {p[0] for p in players if p[1] == Player.Status.WITHDRAWN},
+        before=round_number,
+    )
+    return {row.player: row.rank for row in rows}
 
 
 def standings_prune(*, tournament_id: int) -> None:

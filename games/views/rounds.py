@@ -34,7 +34,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
-from django.views.decorators.http import require_POST
+from django.utils.timezone import localtime
+from django.views.decorators.http import require_POST, require_safe
 from weasyprint import CSS, HTML
 
 from scoring.errors import RuleError
@@ -52,9 +53,17 @@ from tournaments.web import (
     whole_number,
 )
 
-from ..forms import FindTableForm, RoundDrawForm, RoundOpenForm, SeatSwapForm, draw_json
+from ..forms import (
+    FindTableForm,
+    RoundClockForm,
+    RoundDrawForm,
+    RoundOpenForm,
+    SeatSwapForm,
+    draw_json,
+)
 from ..selectors import round_tables
 from ..services import rounds as services
+from .caching import Conditional
 
 
 def _table_cards(round_: Round, query: str) -> list[dict[str, Any]]:
@@ -92,10 +101,15 @@ def _table_cards(round_: Round, query: str) -> list[dict[str, Any]]:
     return cards
 
 
+@require_safe
 @tournament_page("view")
 def round_detail(request: HttpRequest, tournament: Tournament, round_number: int) -> HttpResponse:
+    """The round page, with validators: a reload while nothing changed answers 304."""
+    cond = Conditional(request, tournament, personal=True)
+    if (answer := cond.not_modified()) is not None:
+        return answer
     round_ = get_object_or_404(tournament.rounds, number=round_number)
-    return render_round(request, tournament, round_)
+    return cond.finish(render_round(request, tournament, round_))
 
 
 def _quality_rows(quality: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -111,12 +125,16 @@ def render_round(
     round_: Round,
     *,
     swap_form: SeatSwapForm | None = None,
+    clock_form: RoundClockForm | None = None,
 ) -> HttpResponse:
-    """The round page; the seat-swap view renders it again with its errors."""
+    """The round page; the seat-swap and clock views render it again with their errors."""
     find = FindTableForm(request.GET or None)
     query = find.cleaned_data["q"] if find.is_valid() else ""
     cards = _table_cards(round_, query)
     page = tournament_context(request.user, tournament)
+    clock_form = clock_form or (
+        RoundClockForm() if page["can_organise"] and round_.number == page["rounds"][-1] else None
+    )
     # Offered while some table has not started; the service refuses a table that has.
     if swap_form is None and page["can_organise"] and not all(c["entered"] for c in cards):
         # Prefetched seats know their table, so the choice labels cost no query.
@@ -133,8 +151,37 @@ def render_round(
             "query": query,
             "found": [seat for card in cards for seat in card["seats"] if seat["match"]],
             "swap_form": swap_form,
+            "clock_form": clock_form,
+            # An anonymous reader posts nothing here, and the page is kept for every
+            # anonymous reader (config.page_cache): no per-visitor CSRF token in it.
+            **({} if request.user.is_authenticated else {"csrf_token": ""}),
         },
     )
+
+
+@require_POST
+@tournament_page("organise")
+def round_clock(request: HttpRequest, tournament: Tournament, round_number: int) -> HttpResponse:
+    """Set or stop the round clock the projector counts down."""
+    round_ = get_object_or_404(tournament.rounds, number=round_number)
+    form = RoundClockForm(request.POST)
+    if form.is_valid():
+        try:
+            round_ = services.round_clock_set(
+                round_=round_, by=request.user, minutes=form.cleaned_data["minutes"]
+            )
+        except RuleError as error:
+            add_rule_errors(form, error)
+        else:
+            if round_.ends_at:
+                messages.success(
+                    request,
+                    f"Round {round_.number} clock runs until {localtime(round_.ends_at):%H:%M}.",
+                )
+            else:
+                messages.success(request, f"Round {round_.number} clock stopped.")
+            return redirect("round-detail", slug=tournament.slug, round_number=round_.number)
+    return render_round(request, tournament, round_, clock_form=form)
 
 
 @tournament_page("organise")

@@ -6,19 +6,28 @@ Terms:
   permissions as the page it belongs to. A large field's standings come a page at a
   time (`games.selectors.standings_page_of`); the fragment polls the page it shows, the
   way it shows it (`?withdrawn=hide` kept across polls).
+* conditional polling — every answer carries an ETag (`games.views.caching`); the
+  page's script (static/js/poll.js) sends it back with each poll, a 304 leaves the
+  table as it is, and a new standings version (or anything else shown) brings a 200
+  with the new table.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET, require_safe
 
 from tournaments.models import Tournament
 from tournaments.web import csv_download, tournament_context, tournament_page, whole_number
 
 from ..exports import standings_csv as standings_csv_text
 from ..selectors import HIDE, StandingsTable, standings_table
+from .caching import Conditional, cached
 
 
 def _hide_withdrawn(request: HttpRequest) -> bool:
@@ -37,34 +46,71 @@ def _shown_standings(request: HttpRequest, tournament: Tournament) -> StandingsT
     )
 
 
+def _fragment(request: HttpRequest, tournament: Tournament, cond: Conditional) -> dict[str, Any]:
+    """The rendered standings table (and whether it is paged), from the shared cache
+    while the page state is the same; a stale table is rendered every time (it may be
+    computed on read, and the "updating…" poll must see the new one at once)."""
+
+    def render_table() -> dict[str, Any]:
+        standings = _shown_standings(request, tournament)
+        cond.refresh()
+        html = render_to_string(
+            "games/standings_fragment.html",
+            {"tournament": tournament, "standings": standings, "etag": cond.shared_etag},
+        )
+        return {
+            "html": html,
+            "paged": standings.paged,
+            "withdrawn": standings.withdrawn,
+            "hide_withdrawn": standings.hide_withdrawn,
+        }
+
+    if cond.state.stale:
+        return render_table()
+    key = cond.fragment_key(
+        "standings",
+        request.GET.get("page"),
+        request.GET.get("player"),
+        _hide_withdrawn(request),
+    )
+    return cached(key, render_table)
+
+
+@require_safe
 @tournament_page("view")
 def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return render(
-        request,
-        "games/tournament_detail.html",
-        {
-            **tournament_context(request.user, tournament),
-            "standings": _shown_standings(request, tournament),
-        },
-    )
+    cond = Conditional(request, tournament, personal=True)
+    if (answer := cond.not_modified()) is not None:
+        return answer
+    fragment = _fragment(request, tournament, cond)
+    context = {
+        **tournament_context(request.user, tournament),
+        "standings_html": mark_safe(fragment["html"]),  # our own template's output
+        "paged": fragment["paged"],
+        "withdrawn": fragment["withdrawn"],
+        "hide_withdrawn": fragment["hide_withdrawn"],
+    }
+    if cond.public:
+        # Kept and served to every anonymous reader: no per-visitor CSRF token in it
+        # (an anonymous reader of this page posts nothing).
+        context["csrf_token"] = ""
+    return cond.finish(render(request, "games/tournament_detail.html", context))
 
 
 @require_GET
 @tournament_page("view")
 def standings_live(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return render(
-        request,
-        "games/standings_fragment.html",
-        {"tournament": tournament, "standings": _shown_standings(request, tournament)},
-    )
+    cond = Conditional(request, tournament, personal=False)
+    if (answer := cond.not_modified()) is not None:
+        return answer
+    return cond.finish(HttpResponse(_fragment(request, tournament, cond)["html"]))
 
 
 @require_GET
 @tournament_page("view")
 def standings_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return csv_download(
-        standings_csv_text(
-            standings_table(tournament, whole=True, hide_withdrawn=_hide_withdrawn(request))
-        ),
-        f"{tournament.slug}-standings.csv",
-    )
+    cond = Conditional(request, tournament, personal=False)
+    if (answer := cond.not_modified()) is not None:
+        return answer
+    table = standings_table(tournament, whole=True, hide_withdrawn=_hide_withdrawn(request))
+    return cond.finish(csv_download(standings_csv_text(table), f"{tournament.slug}-standings.csv"))

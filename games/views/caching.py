@@ -1,0 +1,210 @@
+"""Conditional answers and cached renders of the tournament's public pages.
+
+Every page that a phone or the venue screen keeps open (the standings page, the live
+standings fragment, the round pages, the projector and the CSV) carries validators made
+from the tournament's page state (`games.selectors.page_state`, one query): a request
+that sends them back while nothing changed answers 304 without rendering anything.
+
+Terms:
+* reader — who the page is rendered for. Anonymous readers all see the same page, so
+  their answers are `public` (still revalidated every time: `no-cache`) and the whole
+  answer is kept in the shared cache (`config.page_cache` serves it without touching the
+  database). A signed-in reader's page names them and shows their links: `private`,
+  and the ETag names the user, their role and (a digest of) their CSRF token.
+* variant — what a page's wording may depend on besides its address: the
+  Accept-Language header and the language cookie (the same page in another language
+  is another variant, with another ETag and its own cache entry).
+* fragment cache — the rendered standings table, kept in the shared cache under a key
+  that holds the page state's tag: a new standings version is a new key, so a moved
+  version never serves the old table (the old entries expire on their own).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.http import http_date, parse_http_date_safe
+from redis.exceptions import RedisError
+
+from tournaments.events import page_generation
+from tournaments.models import Tournament
+from tournaments.permissions import can_organise, can_score
+
+from ..selectors import PageState, page_state
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+# What an unreachable or hanging shared cache raises: then pages are rendered every time.
+CACHE_ERRORS = (RedisError, OSError)
+# django.contrib.messages' cookie: a page with a message waiting is rendered, never a 304.
+MESSAGES_COOKIE = "messages"
+VALIDATOR_HEADERS = ("ETag", "Last-Modified", "Cache-Control", "Vary")
+
+
+def variant(request: HttpRequest) -> str:
+    return "{}|{}".format(
+        request.META.get("HTTP_ACCEPT_LANGUAGE", ""),
+        request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""),
+    )
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def anonymous_reader(request: HttpRequest) -> bool:
+    """No session and no waiting message: the page is everyone's, without asking the
+    database who this is."""
+    return settings.SESSION_COOKIE_NAME not in request.COOKIES and (
+        MESSAGES_COOKIE not in request.COOKIES
+    )
+
+
+def page_cache_key(slug: str, request: HttpRequest) -> str:
+    """Where `config.page_cache` keeps an anonymous reader's whole answer."""
+    return f"pages:{slug}:page:{_digest(request.get_full_path() + '#' + variant(request))}"
+
+
+def cached(key: str, render: Callable[[], T], seconds: int | None = None) -> T:
+    """`render()`'s value, kept under `key` in the shared cache (rendered each time
+    while that cache is unreachable)."""
+    try:
+        value = cache.get(key)
+    except CACHE_ERRORS:
+        logger.warning("shared cache unreachable; %s rendered uncached", key)
+        return render()
+    if value is None:
+        value = render()
+        try:
+            cache.set(key, value, settings.PAGE_CACHE_SECONDS if seconds is None else seconds)
+        except CACHE_ERRORS:
+            logger.warning("shared cache unreachable; %s not kept", key)
+    return value
+
+
+class Conditional:
+    """The validators of one page for one request, and the answer's cache headers.
+
+        cond = Conditional(request, tournament, personal=True)
+        if (answer := cond.not_modified()) is not None:
+            return answer
+        ... render ...
+        return cond.finish(response)
+
+    `personal`: the page shows who is signed in and their links (the full pages); a
+    fragment that shows the same to everyone is not personal.
+    """
+
+    def __init__(self, request: HttpRequest, tournament: Tournament, *, personal: bool):
+        self.request = request
+        self.tournament = tournament
+        # Read before the state: a change that lands between the two leaves the stored
+        # copy under an older generation, which is never served.
+        self.generation = page_generation(tournament.slug) if anonymous_reader(request) else None
+        self.personal = personal
+        self._validate(page_state(tournament))
+
+    def _validate(self, state: PageState) -> None:
+        self.state = state
+        shared = f"{state.tag}-{_digest(variant(self.request))}"
+        user = self.request.user
+        if self.personal and user.is_authenticated:
+            role = can_score(user, self.tournament) + can_organise(user, self.tournament)
+            # The page holds the reader's CSRF token (its forms, htmx's header): a new
+            # token (signing in again) must not revalidate a page with the old one.
+            token = _digest(self.request.COOKIES.get(settings.CSRF_COOKIE_NAME, ""))
+            self.etag = f'W/"{shared}-u{user.pk}r{role}-{token}"'
+        else:
+            self.etag = f'W/"{shared}"'
+        # The ETag of what everyone sees (the live fragment inside a personal page).
+        self.shared_etag = f'W/"{shared}"'
+        self.public = not user.is_authenticated
+
+    def not_modified(self) -> HttpResponse | None:
+        """A 304 when the request's validators still hold (never with a message waiting)."""
+        if MESSAGES_COOKIE in self.request.COOKIES:
+            return None
+        answer = get_conditional_response(
+            self.request,
+            etag=self.etag,
+            last_modified=int(self.state.last_modified.timestamp()),
+        )
+        return None if answer is None else self.finish(answer)
+
+    def fragment_key(self, name: str, *parts: Any) -> str:
+        """A shared-cache key for a rendered piece of these pages at this state."""
+        extra = _digest("|".join(map(str, parts)) + "#" + variant(self.request))
+        return f"pages:{self.tournament.slug}:{name}:{self.state.tag}:{extra}"
+
+    def refresh(self) -> None:
+        """Read the state again if it was stale: reading the standings may have computed
+        them (`standings_for_read`), and the answer shows the state after that."""
+        if self.state.stale:
+            self._validate(page_state(self.tournament))
+
+    def finish(self, response: HttpResponse) -> HttpResponse:
+        if response.status_code == 200:
+            self.refresh()
+        response.headers["ETag"] = self.etag
+        response.headers["Last-Modified"] = http_date(self.state.last_modified.timestamp())
+        if self.public:
+            patch_cache_control(response, public=True, no_cache=True)
+        else:
+            patch_cache_control(response, private=True, no_cache=True)
+        patch_vary_headers(response, ("Cookie", "Accept-Language"))
+        if self.generation is not None and not self.state.stale:
+            # `config.page_cache` keeps the whole answer for the next anonymous reader.
+            response.page_cache_generation = self.generation  # type: ignore[attr-defined]
+        return response
+
+
+def _still_valid(headers: dict[str, str], if_none_match: str, if_modified_since: str) -> bool:
+    """Whether the validators sent still hold (If-None-Match, weakly compared as for GET,
+    wins over If-Modified-Since, as RFC 9110 says)."""
+    if if_none_match:
+        etag = headers.get("ETag", "").removeprefix("W/")
+        sent = {tag.strip().removeprefix("W/") for tag in if_none_match.split(",")}
+        return bool(etag) and (etag in sent or "*" in sent)
+    since = parse_http_date_safe(if_modified_since) if if_modified_since else None
+    modified = parse_http_date_safe(headers.get("Last-Modified", ""))
+    return since is not None and modified is not None and modified <= since
+
+
+def stored_answer(
+    entry: dict[str, Any], if_none_match: str, if_modified_since: str
+) -> HttpResponse:
+    """The answer `config.page_cache` keeps (`keep_answer`), or a 304 when the request's
+    validators still hold."""
+    if _still_valid(entry["headers"], if_none_match, if_modified_since):
+        answer = HttpResponse(status=304)
+        for name in VALIDATOR_HEADERS:
+            if name in entry["headers"]:
+                answer.headers[name] = entry["headers"][name]
+        return answer
+    answer = HttpResponse(entry["content"], status=200)
+    for name, value in entry["headers"].items():
+        answer.headers[name] = value
+    answer.headers["Content-Length"] = str(len(entry["content"]))
+    return answer
+
+
+def keep_answer(response: HttpResponse) -> dict[str, Any] | None:
+    """What to keep of an anonymous reader's answer, if it may be kept: a whole 200 page
+    marked by `Conditional.finish`, setting no cookie."""
+    generation = getattr(response, "page_cache_generation", None)
+    if generation is None or response.status_code != 200 or response.streaming or response.cookies:
+        return None
+    headers = {
+        name: value
+        for name, value in response.items()
+        if name.lower() not in {"set-cookie", "content-length", "date"}
+    }
+    return {"generation": generation, "headers": headers, "content": response.content}

@@ -1,0 +1,104 @@
+"""The projector: a full-screen page for the venue's screen, nobody at the keyboard.
+
+It cycles by itself (static/js/projector.js) between slides: the top of the standings
+with each player's movement since the round before the current one, the current round's
+tables (a slide per TABLES_PER_SLIDE tables), and the round clock when the organiser set
+one (`games.services.rounds.round_clock_set`). Its live part polls like the standings
+fragment (conditional, static/js/poll.js): a 304 while nothing changed.
+
+Query string: `top` — how many standings rows (PROJECTOR_TOP by default); `cycle` —
+seconds per slide (CYCLE_SECONDS by default; a test uses 1).
+
+Terms:
+* movement — places gained (▲) or lost (▼) against the standings of the games of the
+  rounds before the current one (`games.selectors.standings_movement`); none in round 1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET
+
+from tournaments.models import Tournament
+from tournaments.web import tournament_page, whole_number
+
+from ..selectors import round_tables, standings_movement, standings_table
+from .caching import Conditional, cached
+
+PROJECTOR_TOP = 10
+TOP_RANGE = (3, 50)
+CYCLE_SECONDS = 15
+CYCLE_RANGE = (1, 300)
+TABLES_PER_SLIDE = 12
+# Shown per standings row besides the player: the first few of the shown metrics.
+PROJECTOR_COLUMNS = 3
+
+
+def _bounded(value: object, default: int, bounds: tuple[int, int]) -> int:
+    number = whole_number(value)
+    return default if number is None else min(max(number, bounds[0]), bounds[1])
+
+
+def _live_context(tournament: Tournament, top: int) -> dict[str, Any]:
+    table = standings_table(tournament, page=1)
+    round_ = tournament.rounds.order_by("-number").first()
+    cells = table.cells[:top]
+    movement = standings_movement(tournament, [row for row, _ in cells], round_ and round_.number)
+    tables = list(round_tables(round_)) if round_ else []
+    return {
+        "tournament": tournament,
+        "standings": table,
+        "columns": table.columns[:PROJECTOR_COLUMNS],
+        "rows": [
+            (row, values[:PROJECTOR_COLUMNS], moved, abs(moved or 0))
+            for (row, values), moved in zip(cells, movement, strict=True)
+        ],
+        "round": round_,
+        "table_slides": [
+            tables[i : i + TABLES_PER_SLIDE] for i in range(0, len(tables), TABLES_PER_SLIDE)
+        ],
+        "top": top,
+    }
+
+
+def _live_html(tournament: Tournament, cond: Conditional, top: int) -> str:
+    def render_live() -> str:
+        context = _live_context(tournament, top)
+        cond.refresh()
+        context["etag"] = cond.shared_etag
+        return render_to_string("games/projector_live.html", context)
+
+    if cond.state.stale:
+        return render_live()
+    return cached(cond.fragment_key("projector", top), render_live)
+
+
+@require_GET
+@tournament_page("view")
+def projector(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    cond = Conditional(request, tournament, personal=False)
+    if (answer := cond.not_modified()) is not None:
+        return answer
+    top = _bounded(request.GET.get("top"), PROJECTOR_TOP, TOP_RANGE)
+    context = {
+        "tournament": tournament,
+        "live_html": mark_safe(_live_html(tournament, cond, top)),  # our own template's
+        "cycle": _bounded(request.GET.get("cycle"), CYCLE_SECONDS, CYCLE_RANGE),
+        "csrf_token": "",  # the screen posts nothing; the page is the same for everyone
+    }
+    return cond.finish(render(request, "games/projector.html", context))
+
+
+@require_GET
+@tournament_page("view")
+def projector_live(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    cond = Conditional(request, tournament, personal=False)
+    if (answer := cond.not_modified()) is not None:
+        return answer
+    top = _bounded(request.GET.get("top"), PROJECTOR_TOP, TOP_RANGE)
+    return cond.finish(HttpResponse(_live_html(tournament, cond, top)))
