@@ -20,13 +20,18 @@ def test_standings_fragment_says_when_it_was_computed_and_polls(as_user, played)
     assert page.index("Player 1<") < page.index("Player 5<") < page.index("Player 2<")
 
 
-def test_stale_standings_say_updating_and_poll_faster(as_user, played, monkeypatch):
+def test_stale_standings_say_updating_and_poll_faster(
+    as_user, played, monkeypatch, django_capture_on_commit_callbacks
+):
     from games.services import standings as services
+    from tournaments.events import pages_changed
 
     # A worker has been asked (and not finished): the old snapshot is shown, marked stale.
     monkeypatch.setattr(services, "request_recompute", lambda tournament_id: True)
     as_user("anon").get(reverse("standings-live", kwargs={"slug": played.slug}))
     Tournament.objects.filter(pk=played.pk).update(results_version=999)
+    with django_capture_on_commit_callbacks(execute=True):
+        pages_changed(played.slug)  # as `results_changed` does: cached pages are old now
     page = text(as_user("anon").get(reverse("standings-live", kwargs={"slug": played.slug})))
     assert '<span class="stale">updating…</span>' in page
     assert 'hx-trigger="every 1s"' in page
