@@ -37,10 +37,11 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import Exists, Max, OuterRef, Subquery
 from django.utils import timezone
 
 from scoring.errors import Conflict, RuleError, raise_all
+from scoring.ratings import Rating
 from scoring.seating import (
     SAME_CLUB_APART,
     SAME_CLUB_LIGHT,
@@ -61,7 +62,7 @@ from scoring.seating.words import (
     uneven_games,
 )
 from tournaments.lifecycle import require_open
-from tournaments.models import Player, Round, SeatingPlan, Tournament
+from tournaments.models import Member, Player, Round, SeatingPlan, Tournament
 from tournaments.permissions import User, require
 from tournaments.selectors import players_to_seat
 from tournaments.services.validation import (
@@ -71,7 +72,7 @@ from tournaments.services.validation import (
     whole_number_between,
 )
 
-from ..models import Game, Penalty, Result, Seat, Table
+from ..models import Game, Penalty, RatingChange, Result, Seat, Table
 from .locks import lock_tournament
 from .standings import standings_recompute
 
@@ -554,13 +555,31 @@ def round_history(tournament: Tournament, *, before: int) -> list[list[list[int]
 
 def ranked_players(tournament: Tournament, active: Mapping[int, Player]) -> list[int]:
     """The active players in current standings order; before any result (all equal), by
-    rating, then start number — so a Swiss first round still seeds the strongest first."""
+    strength, then start number — so a Swiss first round still seeds the strongest first.
+    Strength is the club rating of a player linked to a rated club member (`scoring.
+    ratings`, the shown number), else the `rating` the organiser entered, else 0."""
     snapshot = standings_recompute(tournament_id=tournament.pk)
     rank = {row["player"]["id"]: row["rank"] for row in snapshot.rows} if snapshot else {}
+    strength = {pid: player.rating or 0 for pid, player in active.items()}
+    strength.update(_club_ratings(active))
     return sorted(
-        active,
-        key=lambda p: (rank.get(p, len(rank) + 1), -(active[p].rating or 0), active[p].number),
+        active, key=lambda p: (rank.get(p, len(rank) + 1), -strength[p], active[p].number)
     )
+
+
+def _club_ratings(players: Mapping[int, Player]) -> dict[int, int]:
+    """The shown club rating of each player linked to a rated member (one query)."""
+    members = {p.member_id: pid for pid, p in players.items() if p.member_id is not None}
+    if not members:
+        return {}
+    newest = RatingChange.objects.filter(member=OuterRef("pk")).order_by("-position")
+    rated = (
+        Member.objects.filter(pk__in=members)
+        .annotate(mu=Subquery(newest.values("mu")[:1]), sigma=Subquery(newest.values("sigma")[:1]))
+        .filter(mu__isnull=False)
+        .values_list("pk", "mu", "sigma")
+    )
+    return {members[member]: Rating(mu, sigma).shown for member, mu, sigma in rated}
 
 
 def seating_quality(tournament: Tournament, round_: Round) -> dict[str, Any]:

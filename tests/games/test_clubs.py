@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from games.models import Game, RatingChange
 from games.services.ratings import current_ratings, rated_games, ratings_update
 from games.services.results import penalty_record
+from games.services.rounds import round_open
 from games.services.seasons import season_for_read
 from games.tasks import recompute_standings
 from scoring.errors import RuleError
@@ -178,3 +179,24 @@ def test_the_recompute_task_is_idempotent(alice, club, members, django_capture_o
     with django_capture_on_commit_callbacks(execute=True):
         assert recompute_standings(tournament.pk) == first
     assert RatingChange.objects.count() == 32  # 2 tables x 4 games x 4 members
+
+
+def test_a_first_swiss_round_seeds_by_club_rating(alice, club, members):
+    """Before any result of a new tournament, the strongest members by club rating sit
+    together at table 1 (Swiss), ahead of the organiser's own `rating` field."""
+    season = season_create(club=club, by=alice, name="Spring", rule={"rule": "sum"})
+    evening(alice, club, season, "Evening 1")
+    ratings_update(club_id=club.pk)
+    strongest = sorted(current_ratings(club.pk).items(), key=lambda item: -item[1].shown)
+    top_four = {member for member, _ in strongest[:4]}
+    # Clubs apart would mix the tables of round 1; here only the seeding is looked at.
+    tournament = make_tournament(alice, name="Evening 2", players=8, club_avoidance="off")
+    tournament = tournament_hold_under(
+        tournament=tournament, by=alice, club=club, season=season, rated=True
+    )
+    players_link_matches(
+        tournament=tournament, by=alice, player_ids=[p.pk for p, _ in name_matches(tournament)]
+    )
+    round_ = round_open(tournament=tournament, by=alice, method="swiss", seed=1)
+    table_1 = set(round_.tables.get(number=1).seats.values_list("player__member_id", flat=True))
+    assert table_1 == top_four
