@@ -5,7 +5,6 @@ jittered delays; the recompute is idempotent, so running it twice is harmless.
 """
 
 from celery import shared_task
-from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
 
 from tournaments.events import (
@@ -13,6 +12,7 @@ from tournaments.events import (
     RECOMPUTE_TASK,
     REPAIR_TASK,
     SEASON_TASK,
+    clear_mark,
     clear_pending,
     ratings_pending_key,
     season_pending_key,
@@ -24,16 +24,18 @@ from .services.seasons import season_recompute
 from .services.standings import standings_prune, standings_recompute, standings_repair
 
 DATABASE_ERRORS = (OperationalError, InterfaceError)
+# The recomputes (standings, seasons, ratings) are idempotent: retried on database hiccups
+# with growing, jittered delays.
+RECOMPUTE_RETRIES = {
+    "autoretry_for": DATABASE_ERRORS,
+    "retry_backoff": 1,
+    "retry_backoff_max": 60,
+    "retry_jitter": True,
+    "max_retries": 8,
+}
 
 
-@shared_task(
-    name=RECOMPUTE_TASK,
-    autoretry_for=DATABASE_ERRORS,
-    retry_backoff=1,
-    retry_backoff_max=60,
-    retry_jitter=True,
-    max_retries=8,
-)
+@shared_task(name=RECOMPUTE_TASK, **RECOMPUTE_RETRIES)
 def recompute_standings(tournament_id: int) -> int | None:
     # Cleared before the version is read: a change committed after this point asks for
     # a new recompute instead of being folded into this one.
@@ -57,28 +59,14 @@ def repair_standings() -> list[int]:
     return standings_repair()
 
 
-@shared_task(
-    name=SEASON_TASK,
-    autoretry_for=DATABASE_ERRORS,
-    retry_backoff=1,
-    retry_backoff_max=60,
-    retry_jitter=True,
-    max_retries=8,
-)
+@shared_task(name=SEASON_TASK, **RECOMPUTE_RETRIES)
 def recompute_season(season_id: int) -> int | None:
-    cache.delete(season_pending_key(season_id))
+    clear_mark(season_pending_key(season_id))
     snapshot = season_recompute(season_id=season_id)
     return None if snapshot is None else snapshot.computed_version
 
 
-@shared_task(
-    name=RATINGS_TASK,
-    autoretry_for=DATABASE_ERRORS,
-    retry_backoff=1,
-    retry_backoff_max=60,
-    retry_jitter=True,
-    max_retries=8,
-)
+@shared_task(name=RATINGS_TASK, **RECOMPUTE_RETRIES)
 def update_ratings(club_id: int) -> int:
-    cache.delete(ratings_pending_key(club_id))
+    clear_mark(ratings_pending_key(club_id))
     return ratings_update(club_id=club_id)

@@ -149,16 +149,16 @@ def _request(task: str, arg: int, pending_key: str) -> bool:
         # The change is committed; only what follows from it is late. The periodic repair
         # or the next read brings it up to date.
         logger.warning("broker unreachable; %s(%s) stays stale", task, arg, exc_info=True)
-        _clear(pending_key)
+        clear_mark(pending_key)
         return False
     return True
 
 
 def clear_pending(tournament_id: int) -> None:
-    _clear(_pending_key(tournament_id))
+    clear_mark(_pending_key(tournament_id))
 
 
-def _clear(pending_key: str) -> None:
+def clear_mark(pending_key: str) -> None:
     try:
         cache.delete(pending_key)
     except Exception:
