@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Max, QuerySet
+from django.db.models import Max, Prefetch, QuerySet
 
 from .models import (
     Absence,
@@ -146,3 +146,17 @@ def webhook_deliveries(webhook: Webhook, by: User) -> list[WebhookDelivery]:
     """A hook's delivery log, newest first (the last `DELIVERY_LOG_LENGTH`)."""
     require(by, webhook.tournament, "organise")
     return list(webhook.deliveries.order_by("-created_at", "-id")[:DELIVERY_LOG_LENGTH])
+
+
+# The newest deliveries the Webhooks page shows under each hook.
+DELIVERIES_ON_PAGE = 10
+
+
+def webhooks_with_log(tournament: Tournament, by: User) -> list[Webhook]:
+    """The hooks with their newest deliveries (`recent`), in two queries."""
+    recent = Prefetch(
+        "deliveries",
+        queryset=WebhookDelivery.objects.order_by("-created_at", "-id")[:DELIVERIES_ON_PAGE],
+        to_attr="recent",
+    )
+    return list(webhooks_of(tournament, by).select_related("created_by").prefetch_related(recent))
