@@ -102,7 +102,7 @@ def update_ratings(club_id: int) -> int:
     autoretry_for=DATABASE_ERRORS,
     retry_backoff=1,
     retry_backoff_max=60,
-    max_retries=None,
+    max_retries=8,
 )
 def deliver_webhook(self: Any, delivery_id: int) -> str:
     """One attempt; a failed one comes back after `retry_delay` until the attempts run
@@ -114,8 +114,10 @@ def deliver_webhook(self: Any, delivery_id: int) -> str:
         )
     status = webhook_deliver(delivery_id=delivery_id)
     if status == "pending":
+        # The attempts are counted on the row; this bound only stops a runaway task (what
+        # is left pending then is the periodic repair's).
         attempts = self.request.retries + 1
-        raise self.retry(countdown=retry_delay(attempts), max_retries=settings.WEBHOOK_ATTEMPTS)
+        raise self.retry(countdown=retry_delay(attempts), max_retries=settings.WEBHOOK_ATTEMPTS + 8)
     return status
 
 

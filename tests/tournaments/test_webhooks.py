@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from datetime import timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from games.models import Game, Result
 from games.services.results import result_confirm, result_submit
+from games.services.standings import latest_standings, standings_announce
 from scoring.errors import RuleError
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, rummikub_racks, seated
@@ -25,6 +29,7 @@ from tournaments.services.webhooks import (
     webhook_delete,
     webhook_deliver,
     webhook_update,
+    webhooks_repair,
 )
 
 pytestmark = pytest.mark.django_db
@@ -92,8 +97,6 @@ def test_only_organisers_manage_hooks(tournament, alice, bob, mallory):
 
 
 def test_the_database_refuses_a_hook_without_events(tournament):
-    from django.db import IntegrityError, transaction
-
     with pytest.raises(IntegrityError), transaction.atomic():
         Webhook.objects.create(
             tournament=tournament,
@@ -254,3 +257,37 @@ def test_the_signature_is_hmac_sha256_of_the_body(tournament, alice):
     expected = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
     assert signature(secret, body) == f"sha256={expected}"
     assert signature("another secret here", body) != signature(secret, body)
+
+
+def test_a_snapshot_is_announced_once_per_hook(
+    tournament, alice, receiver, django_capture_on_commit_callbacks
+):
+    webhook_create(
+        tournament=tournament,
+        by=alice,
+        url=receiver.url,
+        secret=SECRET,
+        events=["standings.updated"],
+    )
+    snapshot = latest_standings(tournament)
+    for _ in range(2):  # the job found the same snapshot twice
+        with django_capture_on_commit_callbacks(execute=True):
+            standings_announce(snapshot)
+    assert WebhookDelivery.objects.filter(event="standings.updated").count() == 1
+    assert [got.document["computed_version"] for got in receiver.received] == [
+        snapshot.computed_version
+    ]
+
+
+def test_the_repair_sends_deliveries_left_waiting(tournament, alice, receiver, settings):
+    hook, _ = webhook_create(tournament=tournament, by=alice, url=receiver.url, secret=SECRET)
+    old = WebhookDelivery.objects.create(webhook=hook, event="round.opened")
+    new = WebhookDelivery.objects.create(webhook=hook, event="round.opened")
+    WebhookDelivery.objects.filter(pk=old.pk).update(
+        created_at=timezone.now() - timedelta(seconds=settings.WEBHOOK_REPAIR_SECONDS + 1)
+    )
+    assert webhooks_repair() == [old.pk]
+    old.refresh_from_db()
+    new.refresh_from_db()
+    assert old.status == "delivered" and new.status == "pending"
+    assert [got.headers["X-Rummitab-Delivery"] for got in receiver.received] == [str(old.pk)]
