@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config.auth_api import TokenView
 from games.api import clubs, games, rounds, standings, withdrawals
-from tournaments.api import checkin, players, tournaments
+from tournaments.api import checkin, players, tournaments, webhooks
 
 
 class IdConverter:
@@ -45,6 +45,13 @@ urlpatterns = [
     path("tournaments/", tournaments.TournamentListView.as_view(), name="api-tournaments"),
     path(T, tournaments.TournamentDetailView.as_view(), name="api-tournament"),
     path(T + "staff/", tournaments.StaffView.as_view(), name="api-staff"),
+    path(T + "webhooks/", webhooks.WebhookListView.as_view(), name="api-webhooks"),
+    path(T + "webhooks/<id:pk>/", webhooks.WebhookDetailView.as_view(), name="api-webhook"),
+    path(
+        T + "webhooks/<id:pk>/deliveries/",
+        webhooks.WebhookDeliveriesView.as_view(),
+        name="api-webhook-deliveries",
+    ),
     path(T + "staff/<id:pk>/", tournaments.StaffMemberView.as_view(), name="api-staff-member"),
     path(T + "staff/accounts/", tournaments.StaffAccountView.as_view(), name="api-staff-accounts"),
     path(

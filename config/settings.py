@@ -251,10 +251,23 @@ STANDINGS_REPAIR_SECONDS = env_int("STANDINGS_REPAIR_SECONDS", 30)
 STANDINGS_KEEP = env_int("STANDINGS_KEEP", 20)
 if STANDINGS_KEEP < 1:
     raise ImproperlyConfigured("STANDINGS_KEEP must be at least 1: the newest snapshot is shown.")
+# Webhooks (`tournaments.services.webhooks`): seconds one POST may take (in a worker, and
+# in-process when there is no broker), attempts before a delivery fails, the first retry
+# delay (doubling each time), and how long a delivery may wait untried before the periodic
+# repair hands it to a worker again.
+WEBHOOK_TIMEOUT = env_int("WEBHOOK_TIMEOUT", 5)
+WEBHOOK_EAGER_TIMEOUT = env_int("WEBHOOK_EAGER_TIMEOUT", 2)
+WEBHOOK_ATTEMPTS = env_int("WEBHOOK_ATTEMPTS", 5)
+WEBHOOK_RETRY_BASE_SECONDS = env_int("WEBHOOK_RETRY_BASE_SECONDS", 2)
+WEBHOOK_REPAIR_SECONDS = env_int("WEBHOOK_REPAIR_SECONDS", 300)
 CELERY_BEAT_SCHEDULE = {
     "repair-stale-standings": {
         "task": "games.repair_standings",
         "schedule": STANDINGS_REPAIR_SECONDS,
+    },
+    "repair-webhook-deliveries": {
+        "task": "games.repair_webhooks",
+        "schedule": 60,
     },
 }
 

@@ -4,7 +4,10 @@ Database hiccups (a restarted PostgreSQL, a dropped connection) are retried with
 jittered delays; the recompute is idempotent, so running it twice is harmless.
 """
 
+from typing import Any
+
 from celery import shared_task
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from tournaments.events import (
@@ -12,16 +15,24 @@ from tournaments.events import (
     RECOMPUTE_TASK,
     REPAIR_TASK,
     SEASON_TASK,
+    WEBHOOK_REPAIR_TASK,
+    WEBHOOK_TASK,
     clear_mark,
     clear_pending,
     ratings_pending_key,
     season_pending_key,
     standings_followed,
 )
+from tournaments.services.webhooks import retry_delay, webhook_deliver, webhooks_repair
 
 from .services.ratings import ratings_update
 from .services.seasons import season_recompute
-from .services.standings import standings_prune, standings_recompute, standings_repair
+from .services.standings import (
+    standings_announce,
+    standings_prune,
+    standings_recompute,
+    standings_repair,
+)
 
 DATABASE_ERRORS = (OperationalError, InterfaceError)
 # The recomputes (standings, seasons, ratings) are idempotent: retried on database hiccups
@@ -45,6 +56,7 @@ def recompute_standings(tournament_id: int) -> int | None:
         return None
     standings_prune(tournament_id=tournament_id)
     standings_followed(tournament_id)
+    standings_announce(snapshot)
     return snapshot.computed_version
 
 
@@ -70,3 +82,33 @@ def recompute_season(season_id: int) -> int | None:
 def update_ratings(club_id: int) -> int:
     clear_mark(ratings_pending_key(club_id))
     return ratings_update(club_id=club_id)
+
+
+@shared_task(
+    name=WEBHOOK_TASK,
+    bind=True,
+    autoretry_for=DATABASE_ERRORS,
+    retry_backoff=1,
+    retry_backoff_max=60,
+    max_retries=8,
+)
+def deliver_webhook(self: Any, delivery_id: int) -> str:
+    """One attempt; a failed one comes back after `retry_delay` until the attempts run
+    out (counted on the delivery row, so a redelivered task does not start over). In
+    process (no broker) one short attempt only: the request that caused it waits."""
+    if self.request.is_eager:
+        return webhook_deliver(
+            delivery_id=delivery_id, last_try=True, timeout=settings.WEBHOOK_EAGER_TIMEOUT
+        )
+    status = webhook_deliver(delivery_id=delivery_id)
+    if status == "pending":
+        # The attempts are counted on the row; this bound only stops a runaway task (what
+        # is left pending then is the periodic repair's).
+        attempts = self.request.retries + 1
+        raise self.retry(countdown=retry_delay(attempts), max_retries=settings.WEBHOOK_ATTEMPTS + 8)
+    return status
+
+
+@shared_task(name=WEBHOOK_REPAIR_TASK, autoretry_for=DATABASE_ERRORS, max_retries=3)
+def repair_webhooks() -> list[int]:
+    return webhooks_repair()

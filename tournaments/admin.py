@@ -45,6 +45,8 @@ from .models import (
     StaffInvitation,
     StaffMember,
     Tournament,
+    Webhook,
+    WebhookDelivery,
 )
 
 
@@ -205,3 +207,23 @@ class SeasonAdmin(SimpleHistoryAdmin):
 
     def has_add_permission(self, request):
         return False  # declared with a checked rule: the API (or a future page)
+
+
+@admin.register(Webhook)
+class WebhookAdmin(ViewOnly, admin.ModelAdmin):
+    """Shown only: added and deleted on the Webhooks page (`services.webhooks`); the secret
+    is never shown."""
+
+    list_display = ["url", "tournament", "active", "created_by", "created_at"]
+    list_filter = ["active"]
+    exclude = ["secret"]
+    readonly_fields = [f.name for f in Webhook._meta.fields if f.name != "secret"]
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(ViewOnly, admin.ModelAdmin):
+    """The delivery log, shown only."""
+
+    list_display = ["webhook", "event", "status", "attempts", "last_status_code", "created_at"]
+    list_filter = ["status", "event"]
+    readonly_fields = [f.name for f in WebhookDelivery._meta.fields]

@@ -40,6 +40,8 @@ RECOMPUTE_TASK = "games.recompute_standings"
 REPAIR_TASK = "games.repair_standings"
 SEASON_TASK = "games.recompute_season"
 RATINGS_TASK = "games.update_ratings"
+WEBHOOK_TASK = "games.deliver_webhook"
+WEBHOOK_REPAIR_TASK = "games.repair_webhooks"
 # A burst of entries within this window is folded into one recompute.
 COALESCE_SECONDS = 0.5
 # A pending mark outlives a lost task by at most this long.

@@ -22,7 +22,7 @@ from scoring.rules import DEFAULT_PRESET, OPTIONS, PRESET_NAMES, overrides_of
 from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.standings import METRICS
 
-from .models import Player, StaffMember, Tournament
+from .models import Player, StaffMember, Tournament, Webhook
 from .rules_panel import RulesPreview, rules_preview
 from .services.validation import max_length_of
 from .web import PageForm, WholeNumberField, whole_number
@@ -388,4 +388,31 @@ class PlayerImportForm(PageForm):
     file = forms.FileField(
         label="CSV file",
         help_text="Columns name,club,rating with a header row; UTF-8. All rows or none.",
+    )
+
+
+class WebhookForm(PageForm):
+    """A new webhook; the service checks the address, the secret and the events."""
+
+    url = forms.CharField(
+        label="Address (URL)",
+        max_length=500,
+        help_text="The http:// or https:// address the events are POSTed to.",
+        widget=forms.URLInput(attrs={"inputmode": "url", "autocomplete": "off"}),
+    )
+    secret = forms.CharField(
+        label="Secret",
+        required=False,
+        max_length=200,
+        strip=False,
+        help_text="The key of the signature (16 characters or more). Leave it blank to get "
+        "one made up; it is shown once.",
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    events = forms.MultipleChoiceField(
+        label="Events",
+        required=False,
+        choices=Webhook.Event.choices,
+        initial=[choice.value for choice in Webhook.Event],
+        widget=forms.CheckboxSelectMultiple,
     )

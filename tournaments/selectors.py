@@ -17,9 +17,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Max, QuerySet
+from django.db.models import Max, Prefetch, QuerySet
 
-from .models import Absence, Player, StaffInvitation, StaffMember, Tournament
+from .models import (
+    Absence,
+    Player,
+    StaffInvitation,
+    StaffMember,
+    Tournament,
+    Webhook,
+    WebhookDelivery,
+)
 from .permissions import User, require
 
 
@@ -122,3 +130,33 @@ def player_history(player: Player) -> list[HistoryEntry]:
             entries.append(HistoryEntry(record.history_date, user and user.username, kind, changes))
         previous = record
     return entries[::-1]
+
+
+def webhooks_of(tournament: Tournament, by: User) -> QuerySet[Webhook]:
+    """The tournament's hooks, oldest first, for an organiser."""
+    require(by, tournament, "organise")
+    return tournament.webhooks.order_by("created_at", "id")
+
+
+# The newest deliveries a hook's log shows.
+DELIVERY_LOG_LENGTH = 50
+
+
+def webhook_deliveries(webhook: Webhook, by: User) -> list[WebhookDelivery]:
+    """A hook's delivery log, newest first (the last `DELIVERY_LOG_LENGTH`)."""
+    require(by, webhook.tournament, "organise")
+    return list(webhook.deliveries.order_by("-created_at", "-id")[:DELIVERY_LOG_LENGTH])
+
+
+# The newest deliveries the Webhooks page shows under each hook.
+DELIVERIES_ON_PAGE = 10
+
+
+def webhooks_with_log(tournament: Tournament, by: User) -> list[Webhook]:
+    """The hooks with their newest deliveries (`recent`), in two queries."""
+    recent = Prefetch(
+        "deliveries",
+        queryset=WebhookDelivery.objects.order_by("-created_at", "-id")[:DELIVERIES_ON_PAGE],
+        to_attr="recent",
+    )
+    return list(webhooks_of(tournament, by).select_related("created_by").prefetch_related(recent))

@@ -6,7 +6,15 @@ number (`player_number`). The pages of rounds, tables and standings are the game
 
 from django.urls import path
 
-from .views import checkin, organise, players, public, staff  # registers the "num" converter
+from .views import (
+    calendar,
+    checkin,
+    organise,
+    players,
+    public,
+    staff,
+    webhooks,
+)  # registers the "num" converter
 
 T = "t/<slug:slug>/"
 
@@ -26,6 +34,14 @@ urlpatterns = [
         name="staff-invitation-revoke",
     ),
     path("invitations/<str:token>/", staff.invitation_accept, name="invitation-accept"),
+    path(T + "calendar.ics", calendar.tournament_calendar, name="tournament-calendar"),
+    path(
+        "clubs/<slug:club>/seasons/<slug:season>/calendar.ics",
+        calendar.season_calendar,
+        name="season-calendar",
+    ),
+    path(T + "webhooks/", webhooks.webhooks, name="tournament-webhooks"),
+    path(T + "webhooks/<num:pk>/delete/", webhooks.webhook_delete, name="webhook-delete"),
     path(T + "players/", organise.players, name="tournament-players"),
     path(T + "players/import/", organise.players_import, name="tournament-players-import"),
     path(T + "players.csv", organise.players_csv, name="tournament-players-csv"),

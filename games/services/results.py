@@ -39,9 +39,10 @@ from scoring.rules import RuleSet
 from scoring.tiles import parse_tiles
 from tournaments.events import results_changed
 from tournaments.lifecycle import require_open
-from tournaments.models import Player, Tournament
+from tournaments.models import Player, Tournament, Webhook
 from tournaments.permissions import User, can_organise, require
 from tournaments.services.validation import collect, max_length_of, stamp_history_user
+from tournaments.services.webhooks import webhooks_emit
 
 from ..models import Absence, Game, Penalty, RackEntry, Result
 from .locks import lock_game
@@ -351,6 +352,7 @@ def result_submit(
         tournament.first_result_at = now
     if confirm_now:
         results_changed(tournament)
+        _announce(tournament, game, result)
     return result
 
 
@@ -389,7 +391,42 @@ def result_confirm(*, result: Result, by: User) -> Result:
     result.confirmed_at = timezone.now()
     stamp_history_user(result, by).save(update_fields=["status", "confirmed_by", "confirmed_at"])
     results_changed(tournament)
+    _announce(tournament, game, result)
     return result
+
+
+def confirmed_payload(game: Game, result: Result) -> dict:
+    """What the `result.confirmed` webhook says: where the game was played, the version
+    and each rack's score (players by start number and name, as the sheets name them)."""
+    positions = dict(game.table.seats.values_list("player_id", "position"))
+    racks = [
+        {
+            "seat": positions.get(player_id),
+            "player": {"number": number, "name": name},
+            "score": score,
+            "winner": winner,
+        }
+        for player_id, number, name, score, winner in RackEntry.objects.filter(result=result)
+        .order_by("player__number")
+        .values_list("player_id", "player__number", "player__name", "score", "winner")
+    ]
+    racks.sort(key=lambda rack: (rack["seat"] is None, rack["seat"] or 0))
+    return {
+        "round": game.table.round.number,
+        "table": game.table.number,
+        "game": {"id": game.pk, "number": game.number},
+        "version": result.version,
+        "end": result.end,
+        "racks": racks,
+    }
+
+
+def _announce(tournament: Tournament, game: Game, result: Result) -> None:
+    webhooks_emit(
+        tournament=tournament,
+        event=Webhook.Event.RESULT_CONFIRMED,
+        payload=lambda: confirmed_payload(game, result),
+    )
 
 
 @transaction.atomic

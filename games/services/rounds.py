@@ -62,7 +62,7 @@ from scoring.seating.words import (
     uneven_games,
 )
 from tournaments.lifecycle import require_open
-from tournaments.models import Member, Player, Round, SeatingPlan, Tournament
+from tournaments.models import Member, Player, Round, SeatingPlan, Tournament, Webhook
 from tournaments.permissions import User, require
 from tournaments.selectors import players_to_seat
 from tournaments.services.validation import (
@@ -71,6 +71,7 @@ from tournaments.services.validation import (
     stamp_history_user,
     whole_number_between,
 )
+from tournaments.services.webhooks import webhooks_emit
 
 from ..models import Game, Penalty, RatingChange, Result, Seat, Table
 from .locks import lock_tournament
@@ -372,7 +373,34 @@ def round_open(
     if tournament.status == Tournament.Status.UPCOMING:
         tournament.status = Tournament.Status.RUNNING
         stamp_history_user(tournament, by).save(update_fields=["status", "updated_at"])
+    webhooks_emit(
+        tournament=tournament,
+        event=Webhook.Event.ROUND_OPENED,
+        payload=lambda: opened_payload(round_),
+    )
     return round_
+
+
+def opened_payload(round_: Round) -> dict[str, Any]:
+    """What the `round.opened` webhook says: the round and who sits where."""
+    tables: dict[int, list[dict[str, Any]]] = {}
+    for table, position, number, name in (
+        Seat.objects.filter(round=round_)
+        .order_by("table__number", "position")
+        .values_list("table__number", "position", "player__number", "player__name")
+    ):
+        tables.setdefault(table, []).append(
+            {"seat": position, "player": {"number": number, "name": name}}
+        )
+    return {
+        "round": {
+            "number": round_.number,
+            "method": round_.method,
+            "opened_at": round_.created_at.isoformat(),
+            "ends_at": round_.ends_at.isoformat() if round_.ends_at else None,
+        },
+        "tables": [{"number": number, "seats": seats} for number, seats in tables.items()],
+    }
 
 
 def _next_number(tournament: Tournament, number: object) -> int:

@@ -36,7 +36,8 @@ from scoring.standings import (
     needs_series,
 )
 from tournaments.events import pages_changed, request_recompute
-from tournaments.models import Player, Tournament
+from tournaments.models import Player, Tournament, Webhook
+from tournaments.services.webhooks import webhooks_emit
 
 from ..models import Penalty, RackEntry, Result, Standings
 
@@ -243,6 +244,27 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
         return Standings.objects.get(pk=snapshot.pk)
     pages_changed(tournament.slug)
     return snapshot
+
+
+# How many rows of the standings the `standings.updated` webhook carries.
+ANNOUNCED_ROWS = 10
+
+
+def standings_announce(snapshot: Standings) -> None:
+    """Tell the tournament's webhooks about a stored snapshot (once per snapshot and
+    hook, however often the job finds it): its version and its top rows."""
+    webhooks_emit(
+        tournament=snapshot.tournament,
+        event=Webhook.Event.STANDINGS_UPDATED,
+        payload={
+            "computed_version": snapshot.computed_version,
+            "computed_at": snapshot.computed_at.isoformat(),
+            "rows": [
+                {"rank": row["rank"], "player": row["player"], "metrics": row["metrics"]}
+                for row in snapshot.rows[:ANNOUNCED_ROWS]
+            ],
+        },
+    )
 
 
 def _confirmed_racks(condition: Q) -> Coalesce:

@@ -1,0 +1,228 @@
+"""REST API for a tournament's webhooks (organisers only): list and add hooks
+(`webhooks/`), change or delete one (`webhooks/{id}/`) and read its delivery log
+(`webhooks/{id}/deliveries/`). How deliveries are signed and retried:
+`tournaments.services.webhooks`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .. import selectors
+from ..models import Webhook, WebhookDelivery
+from ..permissions import require
+from ..services import webhooks as services
+from .common import (
+    RawJSONField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictInput,
+    TournamentScoped,
+    errors,
+    valid,
+)
+
+EVENTS_SCHEMA = {
+    "type": "array",
+    "description": "The events to send, at least one (default: all of them). An unknown "
+    "one is a 400 naming `events`.",
+    "items": {"type": "string", "enum": services.EVENTS},
+}
+
+
+class WebhookIn(StrictInput):
+    url = StrictCharField(
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="The http:// or https:// address events are POSTed to.",
+    )
+    secret = StrictCharField(
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="The HMAC key (16 to 200 characters); left out or blank, one is "
+        "generated and answered once.",
+    )
+    events = RawJSONField(schema=EVENTS_SCHEMA, required=False)
+    active = StrictBooleanField(required=False)
+
+
+class WebhookChangeIn(StrictInput):
+    url = StrictCharField(required=False, allow_blank=True, trim_whitespace=False)
+    events = RawJSONField(schema=EVENTS_SCHEMA, required=False)
+    active = StrictBooleanField(required=False)
+
+
+class WebhookOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    events = serializers.ListField(child=serializers.CharField())
+    active = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    created_by = serializers.CharField(source="created_by.username", allow_null=True)
+
+
+class WebhookCreatedOut(WebhookOut):
+    secret = serializers.CharField(help_text="Answered this once; never shown again.")
+
+
+class DeliveryOut(serializers.ModelSerializer):
+    class Meta:
+        model = WebhookDelivery
+        fields = [
+            "id",
+            "event",
+            "status",
+            "attempts",
+            "last_status_code",
+            "last_error",
+            "created_at",
+            "delivered_at",
+            "payload",
+        ]
+
+
+HOOK_EXAMPLE = {
+    "id": 2,
+    "url": "https://league.example.org/rummitab-hook",
+    "events": ["result.confirmed", "standings.updated"],
+    "active": True,
+    "created_at": "2026-12-01T18:00:00Z",
+    "created_by": "alice",
+}
+DELIVERY_EXAMPLE = {
+    "id": 41,
+    "event": "round.opened",
+    "status": "delivered",
+    "attempts": 2,
+    "last_status_code": 200,
+    "last_error": "",
+    "created_at": "2026-12-05T19:02:11Z",
+    "delivered_at": "2026-12-05T19:02:13Z",
+    "payload": {
+        "tournament": {"slug": "club-open", "name": "Club Open"},
+        "round": {"number": 2, "method": "swiss", "opened_at": "2026-12-05T19:02:11Z"},
+        "tables": [{"number": 1, "seats": [{"seat": 1, "player": {"number": 7, "name": "Ada"}}]}],
+    },
+}
+BAD_URL = {"url": ["must be an http:// or https:// address with a host."]}
+
+
+class WebhookListView(TournamentScoped, APIView):
+    @extend_schema(
+        tags=["webhooks"],
+        summary="List the webhooks",
+        description="Organisers only: the tournament's hooks, oldest first (secrets are "
+        "never listed).",
+        responses={200: WebhookOut(many=True), **errors(401, 403, 404)},
+        examples=[OpenApiExample("Hooks", value=[HOOK_EXAMPLE], response_only=True)],
+    )
+    def get(self, request: Any, slug: str) -> Response:
+        hooks = selectors.webhooks_of(self.tournament, request.user).select_related("created_by")
+        return Response(WebhookOut(hooks, many=True).data)
+
+    @extend_schema(
+        tags=["webhooks"],
+        summary="Add a webhook",
+        description="Organisers only: POST the chosen events to `url` from now on, signed "
+        "with `X-Rummitab-Signature: sha256=<hex HMAC-SHA256 of the raw body with the "
+        "secret>`, with `X-Rummitab-Event` and `X-Rummitab-Delivery` (the delivery's id, "
+        "the same on every attempt). A non-2xx answer is retried with growing delays, up "
+        "to `WEBHOOK_ATTEMPTS` attempts (default 5). A `url` that is not http(s) is a 400 "
+        "naming `url`. The secret is answered once, here.",
+        request=WebhookIn,
+        responses={201: WebhookCreatedOut, **errors(400, 401, 403, 404)},
+        examples=[
+            OpenApiExample(
+                "Results and standings",
+                value={
+                    "url": "https://league.example.org/rummitab-hook",
+                    "events": ["result.confirmed", "standings.updated"],
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Added",
+                value={**HOOK_EXAMPLE, "secret": "9f2c4e...b71a"},
+                response_only=True,
+                status_codes=["201"],
+            ),
+            OpenApiExample("Bad address", value=BAD_URL, response_only=True, status_codes=["400"]),
+        ],
+    )
+    def post(self, request: Any, slug: str) -> Response:
+        data = valid(WebhookIn, request.data)
+        hook, secret = services.webhook_create(tournament=self.tournament, by=request.user, **data)
+        body = {**WebhookOut(hook).data, "secret": secret}
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class WebhookScoped(TournamentScoped):
+    def hook(self, pk: int) -> Webhook:
+        # Refused before the lookup: a stranger cannot tell which hook ids exist.
+        require(self.request.user, self.tournament, "organise")
+        hook = self.tournament.webhooks.select_related("created_by").filter(pk=pk).first()
+        if hook is None:
+            raise Http404("No such webhook in this tournament.")
+        hook.tournament = self.tournament
+        return hook
+
+
+class WebhookDetailView(WebhookScoped, APIView):
+    @extend_schema(
+        tags=["webhooks"],
+        summary="Change a webhook",
+        description="Organisers only: a new `url`, other `events` or `active` false to "
+        "pause it (what is left out stays; the secret stays).",
+        request=WebhookChangeIn,
+        responses={200: WebhookOut, **errors(400, 401, 403, 404)},
+        examples=[
+            OpenApiExample("Pause", value={"active": False}, request_only=True),
+            OpenApiExample("Changed", value={**HOOK_EXAMPLE, "active": False}, response_only=True),
+        ],
+    )
+    def patch(self, request: Any, slug: str, pk: int) -> Response:
+        hook = self.hook(pk)
+        data = valid(WebhookChangeIn, request.data)
+        hook = services.webhook_update(webhook=hook, by=request.user, **data)
+        return Response(WebhookOut(hook).data)
+
+    @extend_schema(
+        tags=["webhooks"],
+        summary="Delete a webhook",
+        description="Organisers only: the hook and its delivery log are deleted; queued "
+        "deliveries are not sent.",
+        request=None,
+        responses={204: None, **errors(401, 403, 404)},
+        examples=[
+            OpenApiExample(
+                "Not an organiser",
+                value={"detail": "Only the tournament's organisers may do this."},
+                response_only=True,
+                status_codes=["403"],
+            )
+        ],
+    )
+    def delete(self, request: Any, slug: str, pk: int) -> Response:
+        services.webhook_delete(webhook=self.hook(pk), by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class WebhookDeliveriesView(WebhookScoped, APIView):
+    @extend_schema(
+        tags=["webhooks"],
+        summary="A webhook's delivery log",
+        description="Organisers only: the hook's last 50 deliveries, newest first: the "
+        "event, `pending`/`delivered`/`failed`, the attempts made and the last answer.",
+        responses={200: DeliveryOut(many=True), **errors(401, 403, 404)},
+        examples=[OpenApiExample("Log", value=[DELIVERY_EXAMPLE], response_only=True)],
+    )
+    def get(self, request: Any, slug: str, pk: int) -> Response:
+        deliveries = selectors.webhook_deliveries(self.hook(pk), request.user)
+        return Response(DeliveryOut(deliveries, many=True).data)
