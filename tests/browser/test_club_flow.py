@@ -1,4 +1,4 @@
-"""A club organiser's evening in a phone-sized browser (412×900), with no API and no
+"""A club organiser's evening in a phone-sized browser (412x900), with no API and no
 admin: create a club, add two members, declare a season, hold a tournament under it and
 confirm the players' name matches. Inputs are found by their labels."""
 
@@ -71,4 +71,3 @@ def test_organiser_runs_a_club_from_its_pages(new_page, alice):
     assert (tournament.club, tournament.season, tournament.rated) == (club, season, True)
     linked = dict(tournament.players.exclude(member=None).values_list("name", "member__code"))
     assert linked == {"Player 1": "H-1", "Player 2": "H-2"}
-    page.screenshot(path="/tmp/clubpages-links.png", full_page=True)
