@@ -8,8 +8,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import sign_in
+from tests.browser.test_csp import Watch
 from tests.factories import make_tournament
 from tournaments.models import Club, Season
+from tournaments.services.clubs import club_create, member_create, tournament_hold_under
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -71,3 +73,23 @@ def test_organiser_runs_a_club_from_its_pages(new_page, alice):
     assert (tournament.club, tournament.season, tournament.rated) == (club, season, True)
     linked = dict(tournament.players.exclude(member=None).values_list("name", "member__code"))
     assert linked == {"Player 1": "H-1", "Player 2": "H-2"}
+
+
+def test_the_club_pages_keep_the_content_security_policy(new_page, alice):
+    club = club_create(by=alice, name="Haifa Joker")
+    member = member_create(club=club, by=alice, name="Player 1", code="H-1")
+    tournament = make_tournament(alice, name="Evening 1", players=2)
+    tournament_hold_under(tournament=tournament, by=alice, club=club)
+    watch = Watch(new_page, "alice", "alice-pass-123")
+    for path in (
+        "/",
+        "/new-club/",
+        f"/clubs/{club.slug}/",
+        f"/clubs/{club.slug}/members/",
+        f"/clubs/{club.slug}/members/{member.pk}/edit/",
+        f"/clubs/{club.slug}/new-season/",
+        f"/t/{tournament.slug}/club/",
+        f"/t/{tournament.slug}/club/players/",
+    ):
+        watch.visit(path)
+    watch.assert_clean()
