@@ -86,6 +86,11 @@ def test_the_club_page_links_its_organisers_to_their_pages(as_user, haifa):
     members = reverse("club-members", args=[haifa.slug])
     assert members in text(as_user("alice").get(url))
     assert members not in text(as_user("mallory").get(url))
+    member = member_create(club=haifa, by=haifa.organisers.get().user, name="Ada")
+    url = reverse("member-detail", args=[haifa.slug, member.pk])
+    edit = reverse("member-edit", args=[haifa.slug, member.pk])
+    assert edit in text(as_user("alice").get(url))
+    assert edit not in text(as_user("anon").get(url))
 
 
 def test_adding_a_member_and_a_taken_code_beside_the_field(as_user, alice, haifa):
