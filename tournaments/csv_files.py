@@ -18,8 +18,13 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
+
+from django.conf import settings
+
+from scoring.errors import RuleError
 
 BOM = "\ufeff"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -51,3 +56,60 @@ def header_delimiter(text: str) -> str:
     header = text.split("\n", 1)[0]
     counts = {delimiter: header.count(delimiter) for delimiter in DELIMITERS}
     return max(DELIMITERS, key=lambda delimiter: counts[delimiter])
+
+
+# A club's list of players or members is a few KB; a megabyte is surely a wrong file.
+MAX_CSV_BYTES = 1024 * 1024
+
+
+def decode_csv(data: bytes | str) -> str:
+    """The text of an uploaded CSV, without its BOM; UTF-8 or a `file` error."""
+    if isinstance(data, str):
+        return data.removeprefix(BOM)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise RuleError("file", "is not UTF-8 text; save the spreadsheet as CSV UTF-8.") from None
+
+
+@dataclass(frozen=True)
+class CSVTable:
+    """An imported CSV read but not yet checked row by row."""
+
+    header: list[str]  # lower case
+    lines: list[tuple[int, list[str]]]  # (line number, cells) of every non-blank row
+    delimiter: str
+
+
+def read_csv_table(data: bytes | str, *, columns: Sequence[str], rows: str) -> CSVTable:
+    """The header and non-blank rows of an import whose header names some of `columns`
+    (`name` among them); the size, the row count (`settings.CSV_IMPORT_MAX_ROWS`) and the
+    header are checked before any row is looked at. `rows` names them in messages
+    ("player rows")."""
+    if len(data) > MAX_CSV_BYTES:
+        raise RuleError("file", f"is larger than {MAX_CSV_BYTES // 1024} KiB.")
+    text = decode_csv(data)
+    delimiter = header_delimiter(text)
+    limit = settings.CSV_IMPORT_MAX_ROWS
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    header: list[str] | None = None
+    lines: list[tuple[int, list[str]]] = []
+    names = ",".join(columns)
+    try:
+        for cells in reader:
+            if header is None:
+                header = [h.strip().lower() for h in cells]
+            elif any(cell.strip() for cell in cells):  # blank lines are harmless
+                if len(lines) == limit:
+                    raise RuleError(
+                        "file", f"has more than {limit} {rows}; import at most {limit}."
+                    )
+                lines.append((reader.line_num, cells))
+    except csv.Error as error:  # e.g. a cell longer than the csv module allows
+        raise RuleError("file", f"line {reader.line_num}: {error}.") from None
+    if not header or "name" not in header:
+        raise RuleError("file", f"line 1: the header row must name the columns {names}.")
+    unknown = [h for h in header if h not in columns]
+    if unknown:
+        raise RuleError("file", f"line 1: unknown column '{unknown[0]}'; use {names}.")
+    return CSVTable(header, lines, delimiter)

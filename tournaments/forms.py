@@ -22,7 +22,7 @@ from scoring.rules import DEFAULT_PRESET, OPTIONS, PRESET_NAMES, overrides_of
 from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.standings import METRICS
 
-from .models import Player, StaffMember, Tournament, Webhook
+from .models import Club, Member, Player, Season, StaffMember, Tournament, Webhook
 from .rules_panel import RulesPreview, rules_preview
 from .services.validation import max_length_of
 from .web import PageForm, WholeNumberField, whole_number
@@ -387,7 +387,10 @@ class PlayerEditForm(PlayerForm):
 class PlayerImportForm(PageForm):
     file = forms.FileField(
         label="CSV file",
-        help_text="Columns name,club,rating with a header row; UTF-8. All rows or none.",
+        help_text=(
+            "Columns name,club,rating with a header row, and member (a membership code of "
+            "the tournament's club) to link players; UTF-8. All rows or none."
+        ),
     )
 
 
@@ -416,3 +419,111 @@ class WebhookForm(PageForm):
         initial=[choice.value for choice in Webhook.Event],
         widget=forms.CheckboxSelectMultiple,
     )
+
+
+class ClubForm(PageForm):
+    name = forms.CharField(label="Club name", required=False)  # the service requires it
+
+
+class MemberForm(PageForm):
+    name = forms.CharField(label="Name", required=False)
+    code = forms.CharField(
+        label="Membership code", required=False, help_text="The club's own number, if any."
+    )
+    joined_on = forms.DateField(
+        label="Joined on", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    @classmethod
+    def initial_for(cls, member: Member) -> dict[str, Any]:
+        return {"name": member.name, "code": member.code, "joined_on": member.joined_on}
+
+
+class MemberImportForm(PageForm):
+    file = forms.FileField(
+        label="Members CSV file",
+        help_text="Columns name,code,joined_on (YYYY-MM-DD) with a header row; UTF-8. "
+        "All rows or none.",
+    )
+
+
+class ClubOrganiserForm(PageForm):
+    username = forms.CharField(label="Username", required=False)
+
+
+class SeasonForm(PageForm):
+    """A season and its rule, as `season_create` takes it (``rule`` is its dict)."""
+
+    name = forms.CharField(label="Season name", required=False)
+    rule = forms.ChoiceField(
+        label="Total by",
+        choices=[
+            ("sum", "Sum of the event scores"),
+            ("best", "Best N events"),
+            ("places", "Points by place in each event"),
+        ],
+        initial="sum",
+    )
+    best = WholeNumberField(label="Best N", required=False, help_text="Only for best N events.")
+    place_points = forms.CharField(
+        label="Points by place",
+        required=False,
+        help_text="Only for points by place: e.g. 25, 20, 16, 13. Blank: the usual table.",
+    )
+    cap = WholeNumberField(label="Cap per event", required=False, help_text="Blank for none.")
+
+    def clean_place_points(self) -> list[int] | None:
+        text = self.cleaned_data["place_points"].strip()
+        if not text:
+            return None
+        numbers = [whole_number(part) for part in re.split(r"[\s,;/]+", text) if part]
+        if any(number is None for number in numbers):
+            raise forms.ValidationError("Give whole numbers separated by commas.")
+        return numbers  # type: ignore[return-value]
+
+    def season_rule(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        rule: dict[str, Any] = {"rule": data["rule"], "cap": data["cap"]}
+        # What was typed goes to the service, which says beside the field when it does
+        # not fit the rule chosen.
+        if data["best"] is not None or data["rule"] == "best":
+            rule["best"] = data["best"]
+        if data["place_points"]:
+            rule["place_points"] = data["place_points"]
+        return rule
+
+
+class HoldUnderForm(PageForm):
+    """The club, season and rating of a tournament; the choices are the user's clubs."""
+
+    club = forms.ModelChoiceField(
+        label="Club", queryset=Club.objects.none(), required=False, empty_label="No club"
+    )
+    season = forms.ModelChoiceField(
+        label="Season",
+        queryset=Season.objects.none(),
+        required=False,
+        empty_label="No season",
+    )
+    rated = forms.BooleanField(label="Rated: its games update the members' ratings", required=False)
+
+    def __init__(self, *args: Any, clubs: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs  # type: ignore[attr-defined]
+        seasons = Season.objects.filter(club__in=clubs).select_related("club")
+        self.fields["season"].queryset = seasons  # type: ignore[attr-defined]
+        self.fields["season"].label_from_instance = lambda season: (  # type: ignore[attr-defined]
+            f"{season.club.name} — {season.name}"
+        )
+
+
+class PlayerLinkForm(PageForm):
+    """One player's member (none: unlinked)."""
+
+    member = forms.ModelChoiceField(
+        label="Member", queryset=Member.objects.none(), required=False, empty_label="Not linked"
+    )
+
+    def __init__(self, *args: Any, members: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["member"].queryset = members  # type: ignore[attr-defined]

@@ -21,6 +21,8 @@ from django.db.models import Max, Prefetch, QuerySet
 
 from .models import (
     Absence,
+    Club,
+    Member,
     Player,
     StaffInvitation,
     StaffMember,
@@ -113,18 +115,29 @@ class HistoryEntry:
 
 def player_history(player: Player) -> list[HistoryEntry]:
     """Every change of the player, newest first: one query, diffs taken here."""
-    records = list(
-        player.history.select_related("history_user").order_by("history_date", "history_id")
-    )
+    return _history(player.history, PLAYER_HISTORY_FIELDS, "registered")
+
+
+# The fields of a member the member edit page's history shows, with their labels.
+MEMBER_HISTORY_FIELDS = {"name": "Name", "code": "Membership code", "joined_on": "Joined on"}
+
+
+def member_history(member: Member) -> list[HistoryEntry]:
+    """Every change of the club member, newest first: one query."""
+    return _history(member.history, MEMBER_HISTORY_FIELDS, "added")
+
+
+def _history(history: Any, fields: dict[str, str], created: str) -> list[HistoryEntry]:
+    records = list(history.select_related("history_user").order_by("history_date", "history_id"))
     entries: list[HistoryEntry] = []
     previous = None
     for record in records:
         changes = [
             (label, getattr(previous, field, None), getattr(record, field))
-            for field, label in PLAYER_HISTORY_FIELDS.items()
+            for field, label in fields.items()
             if previous is None or getattr(previous, field) != getattr(record, field)
         ]
-        kind = {"+": "registered", "-": "deleted"}.get(record.history_type, "changed")
+        kind = {"+": created, "-": "deleted"}.get(record.history_type, "changed")
         if changes or kind != "changed":
             user = record.history_user
             entries.append(HistoryEntry(record.history_date, user and user.username, kind, changes))
@@ -160,3 +173,12 @@ def webhooks_with_log(tournament: Tournament, by: User) -> list[Webhook]:
         to_attr="recent",
     )
     return list(webhooks_of(tournament, by).select_related("created_by").prefetch_related(recent))
+
+
+def clubs_run_by(user: User) -> QuerySet[Club]:
+    """The clubs the user organises (a superuser: every club), by name."""
+    if not user.is_authenticated:
+        return Club.objects.none()
+    if user.is_superuser:
+        return Club.objects.order_by("name")
+    return Club.objects.filter(organisers__user=user).order_by("name")

@@ -6,22 +6,37 @@ number (`player_number`). The pages of rounds, tables and standings are the game
 
 from django.urls import path
 
-from .views import (
+from .views import (  # importing them registers the "num" converter
     calendar,
     checkin,
+    clubs,
     organise,
     players,
     public,
     staff,
     webhooks,
-)  # registers the "num" converter
+)
 
 T = "t/<slug:slug>/"
+# A club's organiser pages sit beside its public pages (`games.urls`), under words that
+# cannot be a season slug or a member number there.
+CLUB = "clubs/<slug:club_slug>/"
 
 urlpatterns = [
     path("", public.home, name="home"),
     path("new/", organise.tournament_create, name="tournament-create"),
     path("rules/preview/", organise.rules_preview, name="rules-preview"),
+    path("new-club/", clubs.club_create, name="club-create"),
+    path(CLUB + "members/", clubs.club_members, name="club-members"),
+    path(CLUB + "members/import/", clubs.members_import, name="club-members-import"),
+    path(CLUB + "members.csv", clubs.members_csv_view, name="club-members-csv"),
+    path(CLUB + "members/<num:member_id>/edit/", clubs.member_edit, name="member-edit"),
+    path(CLUB + "organisers/", clubs.club_organiser_add, name="club-organiser-add"),
+    path(CLUB + "new-season/", clubs.season_create, name="season-create"),
+    path(T + "club/", clubs.tournament_club, name="tournament-club"),
+    path(T + "club/players/", clubs.tournament_members, name="tournament-members"),
+    path(T + "club/players/confirm/", clubs.links_confirm, name="links-confirm"),
+    path(T + "club/players/<num:player_number>/", clubs.player_link, name="player-link"),
     path(T + "edit/", organise.tournament_edit, name="tournament-edit"),
     path(T + "staff/", staff.staff, name="tournament-staff"),
     path(T + "staff/accounts/", staff.staff_account, name="staff-account"),

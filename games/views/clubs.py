@@ -65,6 +65,7 @@ def member_detail(request: HttpRequest, club_slug: str, member_id: int) -> HttpR
             "history": history,
             "rating": history[-1].shown if history else None,
             "chart": line_chart(points, baseline=NEW.shown) if points else None,
+            "runs_club": can_run_club(request.user, club),
         },
     )
 

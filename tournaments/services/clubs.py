@@ -6,6 +6,9 @@ Terms (see `tournaments.models`): club, club organiser, member, season, rated.
 * link — a tournament's player linked to a club member: the same person across the
   club's tournaments. A player may be linked only to a member of the tournament's club,
   and a member to at most one player of a tournament (a database constraint).
+* members CSV — columns `name`, `code`, `joined_on` (YYYY-MM-DD), a header row first,
+  delimiter `,` `;` or tab (`tournaments.csv_files`). Imported whole or not at all; every
+  error names its line and column.
 * name match — an unlinked player whose name is, ignoring case and surrounding spaces,
   the name of exactly one member of the club. Matches are proposed, never linked
   silently: the organiser confirms them (`players_link_matches`).
@@ -18,6 +21,7 @@ and ratings read, so these count as a change of the tournament's results
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -25,10 +29,12 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.text import slugify
+from simple_history.utils import bulk_create_with_history
 
-from scoring.errors import RuleError, raise_all
+from scoring.errors import RuleError, RuleErrors, raise_all
 from scoring.seasons import check_rule
 
+from ..csv_files import DELIMITERS, read_csv_table
 from ..events import results_changed, season_changed
 from ..models import Club, ClubOrganiser, Member, Player, Season, Tournament
 from ..permissions import User, require, require_club
@@ -116,6 +122,75 @@ def member_update(*, member: Member, by: User, **changes: Any) -> Member:
         setattr(member, field, value)
     stamp_history_user(member, by).save()
     return member
+
+
+MEMBER_CSV_COLUMNS = ("name", "code", "joined_on")
+
+
+@dataclass(frozen=True)
+class MembersImport:
+    """What an import added, and the delimiter it read the file with."""
+
+    members: list[Member]
+    delimiter: str
+
+    @property
+    def delimiter_name(self) -> str:
+        return DELIMITERS[self.delimiter]
+
+
+def _member_row(club: Club, line: int, header: list[str], cells: list[str]) -> dict[str, Any]:
+    """One row of a members CSV, checked against the club as stored; errors name the line
+    and the column."""
+    if len(cells) > len(header):
+        raise RuleError("file", f"line {line}: {len(cells)} columns, header has {len(header)}.")
+    values: dict[str, Any] = dict(zip(header, (c.strip() for c in cells), strict=False))
+    joined = values.get("joined_on") or None
+    if joined is not None:
+        try:
+            values["joined_on"] = date.fromisoformat(joined)
+        except ValueError:
+            raise RuleError(
+                "file", f"line {line}: joined_on '{joined}' must be a date (YYYY-MM-DD)."
+            ) from None
+    else:
+        values["joined_on"] = None
+    try:
+        return _member_fields(club, values, None)
+    except RuleError as error:
+        raise RuleErrors(
+            RuleError("file", f"line {line}: {e.path[0]} {e.message}") for e in error.flatten()
+        ) from None
+
+
+@transaction.atomic
+def members_import_csv(*, club: Club, by: User, data: bytes | str) -> MembersImport:
+    """Add every row of a members CSV to the club — all rows or none."""
+    require_club(by, club)
+    Club.objects.select_for_update().filter(pk=club.pk).first()  # one import at a time
+    table = read_csv_table(data, columns=MEMBER_CSV_COLUMNS, rows="member rows")
+    rows: list[dict[str, Any]] = []
+    errors: list[RuleError] = []
+    codes: dict[str, int] = {}
+    for line, cells in table.lines:
+        row = collect(errors, _member_row, club, line, table.header, cells)
+        if row is None:
+            continue
+        code = row.get("code")
+        if code and code in codes:
+            errors.append(
+                RuleError("file", f"line {line}: code {code} is on line {codes[code]} too.")
+            )
+        elif code:
+            codes[code] = line
+        rows.append(row)
+    if not rows and not errors:
+        errors.append(RuleError("file", "has no member rows."))
+    raise_all(errors)
+    members = bulk_create_with_history(
+        [stamp_history_user(Member(club=club, **row), by) for row in rows], Member
+    )
+    return MembersImport(members=members, delimiter=table.delimiter)
 
 
 def _check_link(player: Player, member: Member | None) -> None:

@@ -13,23 +13,21 @@ Not checked here: who sits where (the draw, `games.services.rounds`).
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max, ProtectedError
 from simple_history.utils import bulk_create_with_history
 
 from scoring.errors import Conflict, RuleError, RuleErrors, raise_all
 
-from ..csv_files import BOM, DELIMITERS, header_delimiter
+from ..csv_files import DELIMITERS, CSVTable, read_csv_table
+from ..csv_files import MAX_CSV_BYTES as MAX_CSV_BYTES  # where the views read it
 from ..events import results_changed
 from ..lifecycle import require_open
-from ..models import Player, Round, Tournament
+from ..models import Member, Player, Round, Tournament
 from ..permissions import User, require
 from .validation import (
     choice,
@@ -40,10 +38,8 @@ from .validation import (
     whole_number_between,
 )
 
-# A club's player list is a few KB; a megabyte is surely a wrong file.
-MAX_CSV_BYTES = 1024 * 1024
 MAX_RATING = 10_000
-CSV_COLUMNS = ("name", "club", "rating")
+CSV_COLUMNS = ("name", "club", "rating", "member")
 # Rows per INSERT statement of an import: well inside any driver's parameter limit.
 IMPORT_BATCH = 1000
 UPDATABLE = {"name", "club", "rating", "status", "fixed_table", "number"}
@@ -245,53 +241,10 @@ def same_name_warning(player: Player) -> str | None:
     return f"there is already a player named {player.name} ({numbers})"
 
 
-def _decode_csv(data: bytes | str) -> str:
-    if isinstance(data, str):
-        return data.removeprefix(BOM)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise RuleError("file", "is not UTF-8 text; save the spreadsheet as CSV UTF-8.") from None
-
-
-@dataclass(frozen=True)
-class CSVTable:
-    """A player CSV read but not yet checked row by row."""
-
-    header: list[str]  # lower case
-    lines: list[tuple[int, list[str]]]  # (line number, cells) of every non-blank row
-    delimiter: str
-
-
 def _csv_table(data: bytes | str) -> CSVTable:
     """The header and rows of a player CSV; the size, the row count and the header must be
     right before any row is looked at."""
-    if len(data) > MAX_CSV_BYTES:
-        raise RuleError("file", f"is larger than {MAX_CSV_BYTES // 1024} KiB.")
-    text = _decode_csv(data)
-    delimiter = header_delimiter(text)
-    limit = settings.CSV_IMPORT_MAX_ROWS
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    header: list[str] | None = None
-    lines: list[tuple[int, list[str]]] = []
-    try:
-        for cells in reader:
-            if header is None:
-                header = [h.strip().lower() for h in cells]
-            elif any(cell.strip() for cell in cells):  # blank lines are harmless
-                if len(lines) == limit:
-                    raise RuleError(
-                        "file", f"has more than {limit} player rows; import at most {limit}."
-                    )
-                lines.append((reader.line_num, cells))
-    except csv.Error as error:  # e.g. a cell longer than the csv module allows
-        raise RuleError("file", f"line {reader.line_num}: {error}.") from None
-    if not header or "name" not in header:
-        raise RuleError("file", "line 1: the header row must name the columns name,club,rating.")
-    unknown = [h for h in header if h not in CSV_COLUMNS]
-    if unknown:
-        raise RuleError("file", f"line 1: unknown column '{unknown[0]}'; use name,club,rating.")
-    return CSVTable(header, lines, delimiter)
+    return read_csv_table(data, columns=CSV_COLUMNS, rows="player rows")
 
 
 def _csv_row(line: int, header: list[str], cells: list[str]) -> dict[str, Any]:
@@ -325,27 +278,79 @@ class PlayersImport:
         return DELIMITERS[self.delimiter]
 
 
+def _csv_members(
+    tournament: Tournament, table: CSVTable, errors: list[RuleError]
+) -> dict[int, Member]:
+    """The members the rows' `member` cells name, by line; adds to `errors` every code not
+    of the tournament's club, named twice, or of a member linked to a player already."""
+    if "member" not in table.header:
+        return {}
+    column = table.header.index("member")
+    codes = {
+        line: cells[column].strip()
+        for line, cells in table.lines
+        if column < len(cells) and cells[column].strip()
+    }
+    if codes and tournament.club_id is None:
+        line = min(codes)
+        errors.append(
+            RuleError("file", f"line {line}: member — {tournament.name} is not under a club.")
+        )
+        return {}
+    club_members = Member.objects.filter(club_id=tournament.club_id, code__in=codes.values())
+    known = {member.code: member for member in club_members}
+    taken = dict(
+        tournament.players.filter(member__in=known.values()).values_list("member_id", "name")
+    )
+    found: dict[int, Member] = {}
+    seen: dict[str, int] = {}
+    for line, code in codes.items():
+        member = known.get(code)
+        if member is None:
+            message = f"no member of {tournament.club.name} has the code '{code}'"
+        elif code in seen:
+            message = f"'{code}' is on line {seen[code]} already"
+        elif member.pk in taken:
+            message = f"{member.name} ('{code}') is already {taken[member.pk]}"
+        else:
+            found[line], seen[code] = member, line
+            continue
+        errors.append(RuleError("file", f"line {line}: member {message}."))
+    return found
+
+
 @transaction.atomic
 def players_import_csv(*, tournament: Tournament, by: User, data: bytes | str) -> PlayersImport:
-    """Register every row of a `name,club,rating` CSV (header row first) — all rows or none."""
+    """Register every row of a `name,club,rating,member` CSV (header row first) — all rows
+    or none. `member` (optional) is a membership code of the tournament's club: the player
+    is linked to that member."""
     require(by, tournament, "organise")
-    require_open(_lock(tournament))
+    tournament = _lock(tournament)
+    require_open(tournament)
     table = _csv_table(data)
     rows: list[dict[str, Any]] = []
     errors: list[RuleError] = []
     for line, cells in table.lines:
         row = collect(errors, _csv_row, line, table.header, cells)
         if row is not None:
-            rows.append(row)
+            rows.append({**row, "line": line})
+    members = _csv_members(tournament, table, errors)
     if not rows and not errors:
         errors.append(RuleError("file", "has no player rows."))
-    raise_all(errors)
+    raise_all(sorted(errors, key=_line_of))
     numbers = _next_numbers(tournament, len(rows))
     joined = joined_round_now(tournament)
     players = bulk_create_with_history(
         [
             stamp_history_user(
-                Player(tournament=tournament, number=n, joined_round=joined, **row), by
+                Player(
+                    tournament=tournament,
+                    number=n,
+                    joined_round=joined,
+                    member=members.get(row.pop("line")),
+                    **row,
+                ),
+                by,
             )
             for n, row in zip(numbers, rows, strict=True)
         ],
@@ -354,3 +359,9 @@ def players_import_csv(*, tournament: Tournament, by: User, data: bytes | str) -
     )
     results_changed(tournament)
     return PlayersImport(players=players, delimiter=table.delimiter)
+
+
+def _line_of(error: RuleError) -> int:
+    """The line an import error names ("line 4: ..."), so all are listed in file order."""
+    head = error.message.removeprefix("line ").split(":", 1)[0]
+    return int(head) if head.isdigit() else 0

@@ -7,16 +7,20 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from ..models import Tournament
+from ..models import Club, Tournament
 from ..selectors import tournaments_visible_to
 from ..web import NumberConverter  # noqa: F401  registers the "num" converter
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Running, upcoming and finished tournaments the user may see."""
+    """Running, upcoming and finished tournaments the user may see, and the clubs."""
     groups: dict[str, list[Tournament]] = {status: [] for status in Tournament.Status.values}
     for tournament in tournaments_visible_to(request.user).order_by("-starts_on", "name"):
         groups[tournament.status].append(tournament)
     sections = [(label, groups[value]) for value, label in Tournament.Status.choices]
     sections.sort(key=lambda section: ["Running", "Upcoming", "Finished"].index(section[0]))
-    return render(request, "tournaments/home.html", {"sections": sections})
+    return render(
+        request,
+        "tournaments/home.html",
+        {"sections": sections, "clubs": Club.objects.order_by("name")},
+    )

@@ -8,6 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from tests.api import ORGANISER_ONLY, matrix, rows
 from tests.factories import make_tournament
 from tournaments.models import Player
+from tournaments.services.clubs import club_create, member_create, tournament_hold_under
 
 pytestmark = pytest.mark.django_db
 
@@ -283,3 +284,22 @@ def test_a_name_taken_already_is_saved_with_a_warning_header(client_for, tournam
     renamed = alice.patch(f"{PLAYERS}{player.pk}/", {"name": "Player 3"}, format="json")
     assert renamed.status_code == 200
     assert renamed["X-Warning"] == "another player has this name: #3, #9"
+
+
+def test_import_links_players_by_membership_code(client_for, tournament, alice):
+    club = club_create(by=alice, name="Haifa Joker")
+    ada = member_create(club=club, by=alice, name="Ada", code="H-1")
+    tournament_hold_under(tournament=tournament, by=alice, club=club)
+    data = "name,member\nAda,H-1\nBo,H-9\n"
+    response = client_for("alice").post(
+        PLAYERS + "import/", {"file": csv_file(data)}, format="multipart"
+    )
+    assert response.status_code == 400
+    assert response.json()["file"] == [
+        "line 3: member no member of Haifa Joker has the code 'H-9'."
+    ]
+    response = client_for("alice").post(
+        PLAYERS + "import/", {"file": csv_file("name,member\nAda,H-1\n")}, format="multipart"
+    )
+    assert response.status_code == 201
+    assert Player.objects.get(name="Ada").member == ada
