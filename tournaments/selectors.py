@@ -19,7 +19,7 @@ from typing import Any
 
 from django.db.models import Max, QuerySet
 
-from .models import Absence, Player, StaffInvitation, StaffMember, Tournament
+from .models import Absence, Player, StaffInvitation, StaffMember, Stage, Tournament
 from .permissions import User, require
 
 
@@ -44,6 +44,16 @@ def players_to_seat(tournament: Tournament, round_number: int) -> QuerySet[Playe
     """The players a round seats: the active ones not marked absent for it."""
     absent = Absence.objects.filter(tournament=tournament, round_number=round_number)
     return active_players(tournament).exclude(pk__in=absent.values("player_id"))
+
+
+def current_stage(tournament: Tournament) -> Stage | None:
+    """The stage a round opened now belongs to: the first stage not closed (None for a
+    tournament without stages, or once every stage is closed)."""
+    return tournament.stages.exclude(status=Stage.Status.CLOSED).order_by("number").first()
+
+
+def stages_of(tournament: Tournament) -> list[Stage]:
+    return list(tournament.stages.order_by("number"))
 
 
 def next_round_number(tournament: Tournament) -> int:
