@@ -25,6 +25,7 @@ from django.db import transaction
 from scoring.errors import Conflict, RuleError, raise_all
 from scoring.standings import validate_ranking
 
+from ..events import pages_changed
 from ..lifecycle import require_open
 from ..models import Stage, Tournament
 from ..permissions import User, require
@@ -141,6 +142,7 @@ def stage_create(*, tournament: Tournament, by: User, **values: Any) -> Stage:
         fields = _checked(values, number, tournament)
         stage = Stage(tournament=tournament, number=number, **fields)
         stamp_history_user(stage, by).save()
+        transaction.on_commit(lambda: pages_changed(tournament.slug))
         return stage
 
 
@@ -163,4 +165,5 @@ def stage_update(*, stage: Stage, by: User, **changes: Any) -> Stage:
         for name, value in fields.items():
             setattr(stage, name, value)
         stamp_history_user(stage, by).save()
+        transaction.on_commit(lambda: pages_changed(tournament.slug))
         return stage
