@@ -237,3 +237,21 @@ def test_a_running_stage_keeps_its_cut(alice):
         stage_update(stage=final, by=alice, cut_top=2)
     final.refresh_from_db()
     assert final.cut_top == 4
+
+
+def test_rounds_opened_before_any_stage_count_as_stage_one(alice):
+    tournament = make_tournament(alice, players=8, games_per_table=1)
+    _play(open_round(tournament, alice), alice)
+    qualification = stage_create(tournament=tournament, by=alice, name="Qualification")
+    rows = stage_rows(qualification)
+    assert len(rows) == 8
+    assert all(r.metrics["games_played"] == 1 for r in rows)
+
+
+def test_no_stage_after_a_closed_last_stage(alice):
+    tournament, qualification, final, entrants = _closed(alice)
+    _play(round_open(tournament=tournament, by=alice, method="manual", tables=[entrants]), alice)
+    stage_close(stage=final, by=alice, expected_entrants=[])
+    with pytest.raises(Conflict, match="is closed"):
+        stage_create(tournament=tournament, by=alice, name="Extra", cut_top=2)
+    assert tournament.stages.count() == 2

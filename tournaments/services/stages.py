@@ -11,6 +11,7 @@ Rules decided here (RULES.md is silent):
 * A stage's `ranking` is validated as a tournament's (`scoring.standings.validate_ranking`);
   left out, it is the tournament's ranking.
 * `race_target` and `race_cap` come together (a race to N needs its cap, at least N).
+* No stage can be added after a closed last stage (its cut is gone: nobody would enter).
 * A closed stage cannot change; a running one keeps its cut (its entrants are fixed) but
   its name, ranking and race may change.
 """
@@ -137,8 +138,14 @@ def stage_create(*, tournament: Tournament, by: User, **values: Any) -> Stage:
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         require(by, tournament, "organise")
         require_open(tournament)
-        last = tournament.stages.order_by("-number").values_list("number", flat=True).first()
-        number = (last or 0) + 1
+        last = tournament.stages.order_by("-number").first()
+        if last is not None and last.status == Stage.Status.CLOSED:
+            raise Conflict(
+                "stage",
+                f"stage {last.number} ({last.name}) is closed: a stage after it would have "
+                "no entrants.",
+            )
+        number = (last.number if last else 0) + 1
         fields = _checked(values, number, tournament)
         stage = Stage(tournament=tournament, number=number, **fields)
         stamp_history_user(stage, by).save()
