@@ -390,7 +390,7 @@ class Round(models.Model):
         null=True, blank=True, help_text="The round clock: when play in this round ends."
     )
     stage = models.ForeignKey(
-        "Stage", null=True, blank=True, on_delete=models.PROTECT, related_name="rounds"
+        "Stage", null=True, blank=True, on_delete=models.RESTRICT, related_name="rounds"
     )
 
     class Meta:

@@ -13,6 +13,7 @@ from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
 from tournaments.models import Round, Stage, StageEntry
 from tournaments.services.stages import stage_create, stage_update
+from tournaments.services.tournaments import tournament_delete
 
 pytestmark = pytest.mark.django_db
 
@@ -255,3 +256,11 @@ def test_no_stage_after_a_closed_last_stage(alice):
     with pytest.raises(Conflict, match="is closed"):
         stage_create(tournament=tournament, by=alice, name="Extra", cut_top=2)
     assert tournament.stages.count() == 2
+
+
+def test_a_staged_tournament_can_still_be_deleted(alice):
+    tournament, qualification, final = _staged(alice)
+    open_round(tournament, alice)
+    tournament_delete(tournament=tournament, by=alice)
+    assert not Stage.objects.exists()
+    assert not Round.objects.exists()
