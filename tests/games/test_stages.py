@@ -250,7 +250,7 @@ def test_rounds_opened_before_any_stage_count_as_stage_one(alice):
 
 
 def test_no_stage_after_a_closed_last_stage(alice):
-    tournament, qualification, final, entrants = _closed(alice)
+    tournament, _qualification, final, entrants = _closed(alice)
     _play(round_open(tournament=tournament, by=alice, method="manual", tables=[entrants]), alice)
     stage_close(stage=final, by=alice, expected_entrants=[])
     with pytest.raises(Conflict, match="is closed"):
@@ -259,7 +259,7 @@ def test_no_stage_after_a_closed_last_stage(alice):
 
 
 def test_a_staged_tournament_can_still_be_deleted(alice):
-    tournament, qualification, final = _staged(alice)
+    tournament, _qualification, _final = _staged(alice)
     open_round(tournament, alice)
     tournament_delete(tournament=tournament, by=alice)
     assert not Stage.objects.exists()
