@@ -43,6 +43,7 @@ urlpatterns = [
         name="player-withdraw",
     ),
     path(T + "rounds/new/", rounds.round_open, name="round-open"),
+    path(T + "stages/new/", stages.stage_new, name="stage-new"),
     path(T + "stages/<num:stage_number>/", stages.stage_detail, name="stage-detail"),
     path(T + "stages/<num:stage_number>/close/", stages.stage_close_view, name="stage-close"),
     path(ROUND, rounds.round_detail, name="round-detail"),

@@ -15,8 +15,10 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 from scoring.standings import METRICS
+from tournaments.forms import StageForm
 from tournaments.models import Stage, Tournament
-from tournaments.web import tournament_context, tournament_page, whole_number
+from tournaments.services.stages import stage_create
+from tournaments.web import add_rule_errors, tournament_context, tournament_page, whole_number
 
 from ..services.stages import StageRow, stage_close, stage_cut_preview, stage_rows
 
@@ -92,3 +94,27 @@ def stage_close_view(
         f"{preview.next_stage.name}.",
     )
     return redirect("stage-detail", slug=tournament.slug, stage_number=preview.next_stage.number)
+
+
+@tournament_page("organise")
+def stage_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Add the next stage; a refusal is shown beside the field it names, nothing saved."""
+    form = StageForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            stage = stage_create(tournament=tournament, by=request.user, **form.values())
+        except RuleError as error:
+            add_rule_errors(form, error)
+        else:
+            messages.success(request, f"Stage {stage.number} ({stage.name}) is added.")
+            return redirect("stage-detail", slug=tournament.slug, stage_number=stage.number)
+    return render(
+        request,
+        "games/stage_new.html",
+        {
+            **tournament_context(request.user, tournament),
+            "form": form,
+            "stages": list(tournament.stages.order_by("number")),
+            "stage": None,
+        },
+    )

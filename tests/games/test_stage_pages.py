@@ -11,7 +11,7 @@ from django.urls import reverse
 from games.models import Game
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
-from tests.web import text
+from tests.web import field_errors, text
 from tournaments.models import Stage, StageEntry
 from tournaments.services.stages import stage_create
 
@@ -82,3 +82,34 @@ def test_only_the_organiser_closes_a_stage(as_user, staged, alice):
     _play(staged, alice)
     assert as_user("bob").post(_stage_url(staged, 1, "stage-close"), {}).status_code == 403
     assert not StageEntry.objects.exists()
+
+
+def test_the_organiser_adds_a_stage_on_a_page(as_user, alice):
+    tournament = make_tournament(alice, players=8)
+    client = as_user("alice")
+    url = reverse("stage-new", kwargs={"slug": tournament.slug})
+    response = client.post(
+        url,
+        {"name": "Qualification", "kind": "qualification", "cut_ties": "lot", "carry_over": "none"},
+    )
+    assert response.status_code == 302
+    bad = {
+        "name": "Final",
+        "kind": "final",
+        "cut_top": "4",
+        "cut_ties": "lot",
+        "carry_over": "all",
+        "ranking": "score, charisma",
+    }
+    page = text(client.post(url, bad))
+    assert field_errors(page, "id_ranking")
+    assert "charisma" in " ".join(field_errors(page, "id_ranking"))
+    assert tournament.stages.count() == 1
+    too_many = {**bad, "ranking": "", "cut_min_score": "10"}
+    assert field_errors(text(client.post(url, too_many)), "id_cut_top")
+    del bad["ranking"]
+    assert client.post(url, bad).status_code == 302
+    assert list(tournament.stages.values_list("name", "cut_top")) == [
+        ("Qualification", None),
+        ("Final", 4),
+    ]
