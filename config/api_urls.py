@@ -75,6 +75,7 @@ urlpatterns = [
     ),
     path(T + "games/", games.GameListView.as_view(), name="api-tournament-games"),
     path(T + "stages/", stages.StageListView.as_view(), name="api-stages"),
+    path(T + "stages/<id:number>/", stages.StageDetailView.as_view(), name="api-stage"),
     path(
         T + "stages/<id:number>/standings/",
         stages.StageStandingsView.as_view(),

@@ -29,7 +29,7 @@ from tournaments.api.common import (
 from tournaments.models import Stage
 from tournaments.permissions import require
 from tournaments.selectors import stages_of
-from tournaments.services.stages import stage_create
+from tournaments.services.stages import stage_create, stage_update
 
 from ..services.stages import CutPreview, StageRow, stage_close, stage_cut_preview, stage_rows
 
@@ -117,6 +117,44 @@ class StageListView(TournamentScoped, APIView):
         data = valid(StageIn, request.data)
         stage = stage_create(tournament=self.tournament, by=request.user, **data)
         return Response(StageOut(stage).data, status=status.HTTP_201_CREATED)
+
+
+class StageChangeIn(StageIn):
+    name = StrictCharField(max_length=60, required=False)
+
+
+class StageDetailView(TournamentScoped, APIView):
+    @extend_schema(
+        tags=["stages"],
+        summary="Read a stage",
+        description="One stage by its number.",
+        responses={200: StageOut, **errors(404)},
+        examples=[OpenApiExample("Stage", value=STAGE_EXAMPLE, response_only=True)],
+    )
+    def get(self, request: Any, slug: str, number: int) -> Response:
+        return Response(StageOut(_stage(self, number)).data)
+
+    @extend_schema(
+        tags=["stages"],
+        summary="Change a stage",
+        description="Organisers change the fields sent. A closed stage cannot change (409 "
+        "naming `status`); a running one keeps its cut and carry-over (409 naming the "
+        "field). Bad values answer 400 naming the field, as when adding.",
+        request=StageChangeIn,
+        responses={200: StageOut, **errors(400, 401, 403, 404, 409)},
+        examples=[
+            OpenApiExample(
+                "Rename, race to 4",
+                value={"name": "Grand final", "race_target": 4, "race_cap": 9},
+                request_only=True,
+            ),
+            OpenApiExample("Changed", value=STAGE_EXAMPLE, response_only=True),
+        ],
+    )
+    def patch(self, request: Any, slug: str, number: int) -> Response:
+        data = valid(StageChangeIn, request.data)
+        stage = stage_update(stage=_stage(self, number), by=request.user, **data)
+        return Response(StageOut(stage).data)
 
 
 class StagePlayerOut(serializers.Serializer):

@@ -136,3 +136,18 @@ def test_the_cut_is_the_organisers(client_for, tournament, alice):
 
 def test_an_unknown_stage_is_404(client_for, tournament):
     assert client_for("anon").get(STAGES + "3/standings/").status_code == 404
+
+
+def test_change_a_stage_and_bad_changes_save_nothing(client_for, tournament, alice):
+    client = client_for("alice")
+    _two_stages(client)
+    changed = client.patch(
+        STAGES + "2/", {"name": "Grand final", "race_target": 4, "race_cap": 9}, format="json"
+    )
+    assert changed.status_code == 200, changed.json()
+    assert (changed.json()["name"], changed.json()["race_target"]) == ("Grand final", 4)
+    bad = client.patch(STAGES + "2/", {"ranking": ["score", "luck"]}, format="json")
+    assert bad.status_code == 400 and "ranking" in bad.json()
+    assert Stage.objects.get(number=2).ranking == tournament.ranking
+    assert client_for("bob").patch(STAGES + "2/", {"name": "X"}, format="json").status_code == 403
+    assert client_for("anon").get(STAGES + "2/").json()["name"] == "Grand final"
