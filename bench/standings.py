@@ -31,9 +31,10 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from games.models import Game, RackEntry, Result, Seat, Table  # noqa: E402
+from games.services.stages import stage_rows  # noqa: E402
 from games.services.standings import standings_recompute  # noqa: E402
 from scoring.rules import PRESETS  # noqa: E402
-from tournaments.models import Player, Round, Tournament  # noqa: E402
+from tournaments.models import Player, Round, Stage, StageEntry, Tournament  # noqa: E402
 
 RAW_AGGREGATE = """
 SELECT r.player_id, SUM(r.score), SUM(CASE WHEN r.winner THEN 1 ELSE 0 END), COUNT(*)
@@ -185,7 +186,52 @@ def main() -> None:
             f"(of the minimums: {min(full_runs) / min(raw_runs):.2f})"
         )
         print(f"  queries per recompute: {len(queries)}")
+    staged(t, raw_runs)
     drop(t.slug)
+
+
+def staged(t: Tournament, raw_runs: list[float]) -> None:
+    """The staged case: the first half of the rounds a qualification, the rest a final of
+    the top half (scores carried over); one stage standings read against the raw
+    aggregate of the stage's rounds."""
+    Tournament.objects.filter(pk=t.pk).update(ranking=["games_won", "score"])
+    t.refresh_from_db()
+    qualification = Stage.objects.create(tournament=t, number=1, name="Q", ranking=t.ranking)
+    final = Stage.objects.create(
+        tournament=t, number=2, name="F", ranking=t.ranking, cut_top=1, carry_over="all"
+    )
+    last = t.rounds.count()
+    t.rounds.filter(number__lte=last // 2).update(stage=qualification)
+    t.rounds.filter(number__gt=last // 2).update(stage=final)
+    players = list(t.players.values_list("id", flat=True))
+    StageEntry.objects.bulk_create(
+        StageEntry(stage=final, player_id=p, seed_rank=n, carried=100)
+        for n, p in enumerate(players[: len(players) // 2], start=1)
+    )
+    final = Stage.objects.select_related("tournament").get(pk=final.pk)
+
+    def raw_stage() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                RAW_AGGREGATE.replace("GROUP BY", "AND rd.stage_id = %s GROUP BY"), [t.pk, final.pk]
+            )
+            cursor.fetchall()
+
+    raw_stage()
+    raw_stage_runs = timed(raw_stage)
+    stage_rows(final)  # warm
+    stage_runs = timed(lambda: stage_rows(final))
+    reset_queries()
+    with CaptureQueriesContext(connection) as queries:
+        stage_rows(final)
+    raw, full = statistics.median(raw_stage_runs), statistics.median(stage_runs)
+    print("staged: a final of the top half over the second half of the rounds:")
+    print(f"  raw SQL aggregate of the stage (median of 5): {raw:8.1f} ms")
+    print(f"  stage standings (median of 5): {full:8.1f} ms  (min {min(stage_runs):.1f})")
+    print(
+        f"  ratio: {full / raw:.2f}  (of the minimums: {min(stage_runs) / min(raw_stage_runs):.2f})"
+    )
+    print(f"  queries per stage standings: {len(queries)}")
 
 
 if __name__ == "__main__":

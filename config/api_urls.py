@@ -4,7 +4,7 @@ from django.urls import path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.auth_api import TokenView
-from games.api import clubs, games, rounds, standings, withdrawals
+from games.api import clubs, games, rounds, stages, standings, withdrawals
 from tournaments.api import checkin, players, tournaments, webhooks
 
 
@@ -81,6 +81,14 @@ urlpatterns = [
         name="api-checkin-everyone",
     ),
     path(T + "games/", games.GameListView.as_view(), name="api-tournament-games"),
+    path(T + "stages/", stages.StageListView.as_view(), name="api-stages"),
+    path(T + "stages/<id:number>/", stages.StageDetailView.as_view(), name="api-stage"),
+    path(
+        T + "stages/<id:number>/standings/",
+        stages.StageStandingsView.as_view(),
+        name="api-stage-standings",
+    ),
+    path(T + "stages/<id:number>/cut/", stages.StageCutView.as_view(), name="api-stage-cut"),
     path(T + "standings/", standings.StandingsView.as_view(), name="api-standings"),
     path(T + "club/", clubs.TournamentClubView.as_view(), name="api-tournament-club"),
     path(

@@ -8,7 +8,17 @@ table, start number); `pk` is a database id.
 
 from django.urls import path
 
-from .views import clubs, entry, overview, players, projector, rounds, standings, table_links
+from .views import (
+    clubs,
+    entry,
+    overview,
+    players,
+    projector,
+    rounds,
+    stages,
+    standings,
+    table_links,
+)
 
 T = "t/<slug:slug>/"
 ROUND = T + "rounds/<num:round_number>/"
@@ -33,6 +43,9 @@ urlpatterns = [
         name="player-withdraw",
     ),
     path(T + "rounds/new/", rounds.round_open, name="round-open"),
+    path(T + "stages/new/", stages.stage_new, name="stage-new"),
+    path(T + "stages/<num:stage_number>/", stages.stage_detail, name="stage-detail"),
+    path(T + "stages/<num:stage_number>/close/", stages.stage_close_view, name="stage-close"),
     path(ROUND, rounds.round_detail, name="round-detail"),
     path(ROUND + "cancel/", rounds.round_cancel, name="round-cancel"),
     path(ROUND + "swap/", rounds.seat_swap, name="seat-swap"),

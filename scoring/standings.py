@@ -355,6 +355,7 @@ def compute_standings_from_series(
     withdrawn: Collection[int] = frozenset(),
     missed_games: Mapping[int, int] | None = None,
     missed_rounds: str = "not_played",
+    carried: Mapping[int, int] | None = None,
 ) -> list[StandingRow]:
     """``compute_standings`` from series lines: the same rows for the same games.
 
@@ -372,6 +373,7 @@ def compute_standings_from_series(
         source="series",
         withdrawn=withdrawn,
         missed=missed,
+        carried=carried,
     )
 
 
@@ -385,6 +387,7 @@ def compute_standings_from_totals(
     withdrawn: Collection[int] = frozenset(),
     missed_games: Mapping[int, int] | None = None,
     missed_rounds: str = "not_played",
+    carried: Mapping[int, int] | None = None,
 ) -> list[StandingRow]:
     """``compute_standings`` for a ranking without ``SERIES_METRICS``, from one line per
     player: the same ranks, and the same metrics except the series ones, which are left
@@ -406,7 +409,7 @@ def compute_standings_from_totals(
         values["rack_total"][line.player] = line.charge
         values["best_game"][line.player] = line.best_game if line.games else 0
     missed = _missed(missed_games, missed_rounds)
-    return _finish(roster, values, [], penalties, order, lot_seed, withdrawn, missed)
+    return _finish(roster, values, [], penalties, order, lot_seed, withdrawn, missed, carried)
 
 
 def fold_games(lines: Iterable[GameLine]) -> list[SeriesLine]:
@@ -466,11 +469,12 @@ def _rank(
     source: str,
     withdrawn: Collection[int] = frozenset(),
     missed: Missed | None = None,
+    carried: Mapping[int, int] | None = None,
 ) -> list[StandingRow]:
     """The rows for a validated ranking ``order``; ``source`` names the input in errors."""
     roster = _roster(players)
     values, parts = _tally(roster, series, source)
-    return _finish(roster, values, parts, penalties, order, lot_seed, withdrawn, missed)
+    return _finish(roster, values, parts, penalties, order, lot_seed, withdrawn, missed, carried)
 
 
 def _roster(players: Sequence[int]) -> list[int]:
@@ -489,11 +493,17 @@ def _finish(
     lot_seed: str,
     withdrawn: Collection[int] = frozenset(),
     missed: Missed | None = None,
+    carried: Mapping[int, int] | None = None,
 ) -> list[StandingRow]:
     """Add penalties, lot and head_to_head to the summed ``values``, then rank: the
-    players in ``withdrawn`` after all the others (see "withdrawn" above)."""
+    players in ``withdrawn`` after all the others (see "withdrawn" above). A stage's
+    ``carried`` score (``scoring.stages.carry_over``) is added to ``score`` first."""
     if missed is not None:
         missed.apply(values)
+    for player, points in (carried or {}).items():
+        if player not in values["score"]:
+            raise ValueError(f"carried: player {player} is not registered")
+        values["score"][player] += points
     penalty_counts = dict.fromkeys(roster, 0)
     for player, count in penalties.items():
         if player not in penalty_counts:

@@ -22,7 +22,7 @@ from scoring.rules import DEFAULT_PRESET, OPTIONS, PRESET_NAMES, overrides_of
 from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.standings import METRICS
 
-from .models import Club, Member, Player, Season, StaffMember, Tournament, Webhook
+from .models import Club, Member, Player, Season, StaffMember, Stage, Tournament, Webhook
 from .rules_panel import RulesPreview, rules_preview
 from .services.validation import max_length_of
 from .web import PageForm, WholeNumberField, whole_number
@@ -527,3 +527,33 @@ class PlayerLinkForm(PageForm):
     def __init__(self, *args: Any, members: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["member"].queryset = members  # type: ignore[attr-defined]
+
+
+class StageForm(PageForm):
+    """A stage to add (`tournaments.services.stages.stage_create` checks everything)."""
+
+    name = forms.CharField(label="Name", max_length=60, required=False)
+    kind = forms.ChoiceField(label="Kind", choices=Stage.Kind.choices)
+    ranking = forms.CharField(
+        label="Ranking",
+        required=False,
+        help_text="Metric keys in order, e.g. 'games_won, score'. Blank: the tournament's.",
+    )
+    cut_top = WholeNumberField(
+        label="Cut: top N players of the stage before",
+        required=False,
+        help_text="Stage 1 takes no cut. Later stages: this or a minimum score.",
+    )
+    cut_min_score = WholeNumberField(label="Cut: minimum score", required=False)
+    cut_ties = forms.ChoiceField(
+        label="A tie at the cut line", choices=Stage.CutTies.choices, initial="lot"
+    )
+    carry_over = forms.ChoiceField(label="Scores carried over", choices=Stage.CarryOver.choices)
+    reseat_every_game = forms.BooleanField(label="Re-seated every game", required=False)
+    race_target = WholeNumberField(label="Race: first to N wins", required=False)
+    race_cap = WholeNumberField(label="Race: at most this many games", required=False)
+
+    def values(self) -> dict[str, Any]:
+        data = dict(self.cleaned_data)
+        keys = [key for key in _SPLIT.split(str(data.pop("ranking") or "").strip()) if key]
+        return {**data, **({"ranking": keys} if keys else {})}

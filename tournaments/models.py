@@ -45,11 +45,22 @@ Terms:
 * absence — a player marked absent for one round number (check-in): not seated in that
   round, back in the next. Present is the default, so no row means present; the round
   need not exist yet (check-in comes before opening it).
+* stage — a part of a tournament with its own rounds and ranking (`Stage`): qualification,
+  semi-final, final, side event. Stages run in `number` order; rounds opened while a stage
+  is the current one (the first not closed) belong to it. Rounds without a stage belong to
+  stage 1 (a tournament's first stage may be implicit: stages added after round 1 take the
+  earlier rounds as stage 1's). A tournament without stages behaves as it always did.
+* cut — who enters a stage: its `cut_top` players (or those scoring at least
+  `cut_min_score`) of the previous stage's standings, ties at the line as `cut_ties` says
+  (`scoring.stages.cut`). Stored as the stage's entry list (`StageEntry`) when the
+  previous stage is closed. Stage 1 has no cut: every player enters it.
+* carried — the score a player brings into a stage (`StageEntry.carried`): their previous
+  stage total, as the stage's `carry_over` says (all / none / half).
 """
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
 from scoring.rules import RuleSet
@@ -378,6 +389,9 @@ class Round(models.Model):
     ends_at = models.DateTimeField(
         null=True, blank=True, help_text="The round clock: when play in this round ends."
     )
+    stage = models.ForeignKey(
+        "Stage", null=True, blank=True, on_delete=models.RESTRICT, related_name="rounds"
+    )
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -388,6 +402,110 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} round {self.number}"
+
+
+class Stage(models.Model):
+    """One stage of a tournament (see "stage" above); the cut fields say who enters it."""
+
+    class Kind(models.TextChoices):
+        QUALIFICATION = "qualification", "Qualification"
+        SEMI_FINAL = "semi_final", "Semi-final"
+        FINAL = "final", "Final"
+        SIDE = "side", "Side event"
+
+    class CarryOver(models.TextChoices):
+        ALL = "all", "All (scores continue)"
+        NONE = "none", "None (scores reset)"
+        HALF = "half", "Half (rounded toward zero)"
+
+    class CutTies(models.TextChoices):
+        INCLUDE = "include", "Every tied player goes on"
+        LOT = "lot", "Decided by lot"
+
+    class Status(models.TextChoices):
+        UPCOMING = "upcoming", "Next"
+        RUNNING = "running", "Running"
+        CLOSED = "closed", "Done"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=60)
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.QUALIFICATION)
+    ranking = models.JSONField(help_text="Ordered list of standings metric keys.")
+    carry_over = models.CharField(max_length=4, choices=CarryOver.choices, default=CarryOver.NONE)
+    cut_top = models.PositiveSmallIntegerField(null=True, blank=True)
+    cut_min_score = models.IntegerField(null=True, blank=True)
+    cut_ties = models.CharField(max_length=8, choices=CutTies.choices, default=CutTies.LOT)
+    reseat_every_game = models.BooleanField(default=False)
+    race_target = models.PositiveSmallIntegerField(null=True, blank=True)
+    race_cap = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.UPCOMING)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_stage_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="stage_number_positive"),
+            models.CheckConstraint(
+                condition=Q(kind__in=["qualification", "semi_final", "final", "side"]),
+                name="stage_kind_choice",
+            ),
+            models.CheckConstraint(
+                condition=Q(carry_over__in=["all", "none", "half"]), name="stage_carry_over_choice"
+            ),
+            models.CheckConstraint(
+                condition=Q(cut_ties__in=["include", "lot"]), name="stage_cut_ties_choice"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["upcoming", "running", "closed"]),
+                name="stage_status_choice",
+            ),
+            # Stage 1 has no cut; every later stage has exactly one cut rule.
+            models.CheckConstraint(
+                condition=Q(number=1, cut_top__isnull=True, cut_min_score__isnull=True)
+                | (
+                    Q(number__gte=2)
+                    & (
+                        Q(cut_top__isnull=False, cut_min_score__isnull=True)
+                        | Q(cut_top__isnull=True, cut_min_score__isnull=False)
+                    )
+                ),
+                name="stage_one_cut_rule",
+            ),
+            models.CheckConstraint(
+                condition=Q(cut_top__isnull=True) | Q(cut_top__gte=1), name="stage_cut_top_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(race_target__isnull=True, race_cap__isnull=True)
+                | Q(race_target__gte=1, race_cap__gte=F("race_target")),
+                name="stage_race_cap_at_least_target",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} stage {self.number} ({self.name})"
+
+
+class StageEntry(models.Model):
+    """A player in a stage's entry list: their place in the cut and the score carried."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="stage_entries")
+    seed_rank = models.PositiveIntegerField(help_text="Rank in the previous stage's standings.")
+    carried = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ["stage", "seed_rank", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "player"], name="one_entry_per_stage"),
+            models.CheckConstraint(condition=Q(seed_rank__gte=1), name="seed_rank_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.stage}"
 
 
 class Absence(models.Model):

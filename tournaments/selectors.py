@@ -26,6 +26,7 @@ from .models import (
     Player,
     StaffInvitation,
     StaffMember,
+    Stage,
     Tournament,
     Webhook,
     WebhookDelivery,
@@ -54,6 +55,16 @@ def players_to_seat(tournament: Tournament, round_number: int) -> QuerySet[Playe
     """The players a round seats: the active ones not marked absent for it."""
     absent = Absence.objects.filter(tournament=tournament, round_number=round_number)
     return active_players(tournament).exclude(pk__in=absent.values("player_id"))
+
+
+def current_stage(tournament: Tournament) -> Stage | None:
+    """The stage a round opened now belongs to: the first stage not closed (None for a
+    tournament without stages, or once every stage is closed)."""
+    return tournament.stages.exclude(status=Stage.Status.CLOSED).order_by("number").first()
+
+
+def stages_of(tournament: Tournament) -> list[Stage]:
+    return list(tournament.stages.order_by("number"))
 
 
 def next_round_number(tournament: Tournament) -> int:

@@ -62,9 +62,17 @@ from scoring.seating.words import (
     uneven_games,
 )
 from tournaments.lifecycle import require_open
-from tournaments.models import Member, Player, Round, SeatingPlan, Tournament, Webhook
+from tournaments.models import (
+    Member,
+    Player,
+    Round,
+    SeatingPlan,
+    Stage,
+    Tournament,
+    Webhook,
+)
 from tournaments.permissions import User, require
-from tournaments.selectors import players_to_seat
+from tournaments.selectors import current_stage, players_to_seat
 from tournaments.services.validation import (
     choice,
     signed_in_or_none,
@@ -361,8 +369,10 @@ def round_open(
     seating = _seating(tournament, method, number, tables, seed)
     method = seating.method
 
+    stage = current_stage(tournament)
     round_ = Round.objects.create(
         tournament=tournament,
+        stage=stage,
         number=number,
         method=method,
         seed=None if method == Round.Method.MANUAL else seating.seed,
@@ -370,6 +380,9 @@ def round_open(
         created_by=signed_in_or_none(by),
     )
     _seat(tournament, round_, seating.tables, by)
+    if stage is not None and stage.status == Stage.Status.UPCOMING:
+        stage.status = Stage.Status.RUNNING
+        stamp_history_user(stage, by).save(update_fields=["status"])
     if tournament.status == Tournament.Status.UPCOMING:
         tournament.status = Tournament.Status.RUNNING
         stamp_history_user(tournament, by).save(update_fields=["status", "updated_at"])
@@ -434,8 +447,13 @@ def _require_results_or_anyway(tournament: Tournament, number: int, open_anyway:
 
 
 def _players_to_seat(tournament: Tournament, number: int) -> dict[int, Player]:
-    """The players round `number` seats, by id: the present ones (check-in)."""
-    return {p.id: p for p in players_to_seat(tournament, number)}
+    """The players round `number` seats, by id: the present ones (check-in); in a stage
+    after the first, only the stage's entrants (its cut, `StageEntry`)."""
+    players = players_to_seat(tournament, number)
+    stage = current_stage(tournament)
+    if stage is not None and stage.number > 1:
+        players = players.filter(stage_entries__stage=stage)
+    return {p.id: p for p in players}
 
 
 def _seating(

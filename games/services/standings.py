@@ -21,7 +21,7 @@ tournament may read (the views check visibility); recomputing changes nothing bu
 from __future__ import annotations
 
 import time
-from itertools import starmap
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
@@ -68,6 +68,8 @@ _RACKS = """
           FROM games_table tbl
           JOIN tournaments_round rnd ON rnd.id = tbl.round_id
           WHERE rnd.tournament_id = %(tournament)s AND rnd.number < %(before)s
+            AND (%(every_stage)s OR rnd.stage_id = %(stage)s
+                 OR (%(first_stage)s AND rnd.stage_id IS NULL))
       )
 """
 _SUMS = """
@@ -103,13 +105,28 @@ GROUP BY rack.player_id
 EVERY_ROUND = 1 << 15
 
 
+@dataclass(frozen=True)
+class StageFilter:
+    """The rounds of one stage (`id`); stage 1 also owns the rounds without a stage."""
+
+    id: int
+    first: bool
+
+
 def _sums(
-    sql: str, tournament_id: int, credit_substitutes: bool = False, before: int = EVERY_ROUND
+    sql: str,
+    tournament_id: int,
+    credit_substitutes: bool = False,
+    before: int = EVERY_ROUND,
+    stage: StageFilter | None = None,
 ) -> list[tuple]:
     params = {
         "credit_substitutes": credit_substitutes,
         "tournament": tournament_id,
         "before": before,
+        "every_stage": stage is None,
+        "stage": stage.id if stage else 0,
+        "first_stage": bool(stage and stage.first),
         "confirmed": Result.Status.CONFIRMED.value,
         "rummikub": Result.End.RUMMIKUB.value,
         "sanction": Penalty.Kind.SANCTION.value,
@@ -132,25 +149,35 @@ def _ranked_rows(
     withdrawn: set[int],
     missed_games: dict[int, int] | None = None,
     before: int = EVERY_ROUND,
+    stage: StageFilter | None = None,
+    ranking: list[str] | None = None,
+    carried: dict[int, int] | None = None,
 ):
     """Rank from per-player totals when the ranking allows it (one row per player comes
     back), from series lines when it needs to know who sat with whom (one per series).
     Withdrawn players come after the active ones, ranked on from there (`scoring.standings`,
-    "withdrawn"). Only the games of rounds numbered below `before` count."""
+    "withdrawn"). Only the games of rounds numbered below `before` count, and of `stage`'s
+    rounds when given (ranked by the stage's `ranking`, with its `carried` scores)."""
+    ranking = ranking if ranking is not None else tournament.ranking
     common = {
         "players": players,
         "withdrawn": withdrawn,
         "penalties": penalties,
-        "ranking": tournament.ranking,
+        "ranking": ranking,
+        "carried": carried,
         "lot_seed": f"{tournament.pk}:{tournament.slug}",
         "missed_games": missed_games,
         "missed_rounds": tournament.missed_rounds,
     }
     credit = tournament.credit_substitute_games
-    if needs_series(tournament.ranking):
-        series = list(starmap(SeriesLine, _sums(SERIES_SQL, tournament.pk, credit, before)))
+    # A stage ranks its entrants only (its rounds seat no one else).
+    known = set(players)
+    if needs_series(ranking):
+        rows = _sums(SERIES_SQL, tournament.pk, credit, before, stage)
+        series = [SeriesLine(*row) for row in rows if row[0] in known]
         return compute_standings_from_series(series=series, **common)
-    totals = starmap(PlayerTotals, _sums(TOTALS_SQL, tournament.pk, credit, before))
+    rows = _sums(TOTALS_SQL, tournament.pk, credit, before, stage)
+    totals = [PlayerTotals(*row) for row in rows if row[0] in known]
     return compute_standings_from_totals(totals=totals, **common)
 
 

@@ -23,6 +23,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_safe
 
 from tournaments.models import Tournament
+from tournaments.selectors import stages_of
 from tournaments.web import csv_download, tournament_context, tournament_page, whole_number
 
 from ..exports import standings_csv as standings_csv_text
@@ -89,6 +90,7 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
         "paged": fragment["paged"],
         "withdrawn": fragment["withdrawn"],
         "hide_withdrawn": fragment["hide_withdrawn"],
+        "stages": stages_of(tournament),
     }
     if cond.public:
         # Kept and served to every anonymous reader: no per-visitor CSRF token in it

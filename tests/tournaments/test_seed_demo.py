@@ -35,6 +35,14 @@ def test_seed_demo_is_complete_and_idempotent():
         t.refresh_from_db()
         assert t.standings.filter(computed_version=t.results_version).exists()
 
+    # The staged championship: qualification (16) -> semi-final (8) -> final (4), all done.
+    staged = Tournament.objects.get(slug="demo-championship-2026")
+    stages = list(staged.stages.order_by("number"))
+    assert [s.status for s in stages] == ["closed", "closed", "closed"]
+    assert [s.entries.count() for s in stages] == [0, 8, 4]
+    final_tables = Game.objects.filter(table__round__stage=stages[2]).values("table").distinct()
+    assert final_tables.count() == 1
+
     counts = (Tournament.objects.count(), Result.objects.count(), Penalty.objects.count())
     call_command("seed_demo")
     assert (Tournament.objects.count(), Result.objects.count(), Penalty.objects.count()) == counts

@@ -14,6 +14,7 @@ from django.db import transaction
 from games.models import Game
 from games.services.results import penalty_record, result_submit
 from games.services.rounds import round_open
+from games.services.stages import stage_close, stage_cut_preview
 from scoring.tiles import COLOURS, NUMBERS, Tile, format_tiles
 from tournaments.models import Club, StaffMember, Tournament
 from tournaments.services.clubs import (
@@ -25,6 +26,7 @@ from tournaments.services.clubs import (
     tournament_hold_under,
 )
 from tournaments.services.players import player_register
+from tournaments.services.stages import stage_create
 from tournaments.services.tournaments import staff_add, tournament_create, tournament_update
 
 FIRST = [
@@ -118,6 +120,58 @@ class Command(BaseCommand):
             seed=1985,
         )
         self.seed_club(organiser, scorekeeper)
+        self.seed_staged(organiser, scorekeeper)
+
+    @transaction.atomic
+    def seed_staged(self, organiser, scorekeeper):
+        """A championship in stages, played to the end: a qualification of 16 players (2
+        rounds), a semi-final of the top 8 (scores carried over, re-seated every game),
+        a final table of the top 4 (scores carried over by half)."""
+        slug, name = "demo-championship-2026", "National Championship 2026 (demo)"
+        if Tournament.objects.filter(slug=slug).exists():
+            self.stdout.write(f"{name}: exists, left as it is.")
+            return
+        rng = random.Random(2023)
+        tournament = tournament_create(
+            by=organiser, name=name, slug=slug, preset="standard", rounds_planned=4
+        )
+        for player_name in rng.sample([f"{first} {last}" for first in FIRST for last in LAST], 16):
+            player_register(
+                tournament=tournament, by=organiser, name=player_name, club=rng.choice(CLUBS)
+            )
+        stages = [
+            stage_create(tournament=tournament, by=organiser, name="Qualification"),
+            stage_create(
+                tournament=tournament,
+                by=organiser,
+                name="Semi-final",
+                kind="semi_final",
+                cut_top=8,
+                carry_over="all",
+                reseat_every_game=True,
+            ),
+            stage_create(
+                tournament=tournament,
+                by=organiser,
+                name="Final",
+                kind="final",
+                cut_top=4,
+                carry_over="half",
+            ),
+        ]
+        for stage, rounds in zip(stages, (2, 1, 1), strict=True):
+            for _ in range(rounds):
+                round_ = round_open(
+                    tournament=tournament, by=organiser, method="random", seed=rng.randrange(2**31)
+                )
+                for game in Game.objects.filter(table__round=round_).order_by(
+                    "table__number", "number"
+                ):
+                    self.enter(rng, game, organiser)
+            entrants = [p.id for p in stage_cut_preview(stage).entrants]
+            stage_close(stage=stage, by=organiser, expected_entrants=entrants)
+        tournament_update(tournament=tournament, by=organiser, status="finished")
+        self.stdout.write(f"{name}: created, qualification -> semi-final -> final.")
 
     @transaction.atomic
     def seed_club(self, organiser, scorekeeper):

@@ -1,0 +1,311 @@
+"""REST API for stages (issue 12): list and add a tournament's stages, a stage's
+standings, and the cut that closes a stage (preview with `dry_run`, then commit).
+
+The services decide everything (`tournaments.services.stages`, `games.services.stages`);
+these views read the body strictly and shape the answers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.api.common import (
+    RawJSONField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictChoiceField,
+    StrictInput,
+    StrictIntegerField,
+    TournamentScoped,
+    errors,
+    valid,
+)
+from tournaments.models import Stage
+from tournaments.permissions import require
+from tournaments.selectors import stages_of
+from tournaments.services.stages import stage_create, stage_update
+
+from ..services.stages import CutPreview, StageRow, stage_close, stage_cut_preview, stage_rows
+
+
+class StageOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField(help_text="qualification | semi_final | final | side")
+    status = serializers.CharField(help_text="upcoming | running | closed")
+    ranking = serializers.ListField(child=serializers.CharField())
+    carry_over = serializers.CharField(help_text="all | none | half (rounded toward zero)")
+    cut_top = serializers.IntegerField(allow_null=True)
+    cut_min_score = serializers.IntegerField(allow_null=True)
+    cut_ties = serializers.CharField(help_text="include | lot")
+    reseat_every_game = serializers.BooleanField()
+    race_target = serializers.IntegerField(allow_null=True)
+    race_cap = serializers.IntegerField(allow_null=True)
+
+
+class StageIn(StrictInput):
+    name = StrictCharField(max_length=60)
+    kind = StrictChoiceField(choices=Stage.Kind.choices, required=False)
+    ranking = RawJSONField(
+        schema={"type": "array", "items": {"type": "string"}},
+        required=False,
+        help_text="Ordered metric keys; left out: the tournament's ranking.",
+    )
+    carry_over = StrictChoiceField(choices=Stage.CarryOver.choices, required=False)
+    cut_top = StrictIntegerField(required=False, allow_null=True)
+    cut_min_score = StrictIntegerField(required=False, allow_null=True)
+    cut_ties = StrictChoiceField(choices=Stage.CutTies.choices, required=False)
+    reseat_every_game = StrictBooleanField(required=False)
+    race_target = StrictIntegerField(required=False, allow_null=True)
+    race_cap = StrictIntegerField(required=False, allow_null=True)
+
+
+STAGE_EXAMPLE = {
+    "number": 2,
+    "name": "Final",
+    "kind": "final",
+    "status": "upcoming",
+    "ranking": ["score", "games_won", "lot"],
+    "carry_over": "all",
+    "cut_top": 4,
+    "cut_min_score": None,
+    "cut_ties": "lot",
+    "reseat_every_game": False,
+    "race_target": None,
+    "race_cap": None,
+}
+
+
+class StageListView(TournamentScoped, APIView):
+    @extend_schema(
+        tags=["stages"],
+        summary="List the stages",
+        description="The tournament's stages in order, each with its cut rule and status "
+        "(upcoming, running, closed). A tournament without stages answers an empty list.",
+        responses={200: StageOut(many=True), **errors(404)},
+        examples=[OpenApiExample("Stages", value=[STAGE_EXAMPLE], response_only=True)],
+    )
+    def get(self, request: Any, slug: str) -> Response:
+        return Response(StageOut(stages_of(self.tournament), many=True).data)
+
+    @extend_schema(
+        tags=["stages"],
+        summary="Add a stage",
+        description="Organisers add the next stage (numbered after the last). Stage 1 takes "
+        "no cut (everyone enters it); every later stage takes exactly one of `cut_top` (the "
+        "top N of the previous stage) or `cut_min_score`. A ranking naming an unknown metric, "
+        "a race cap below its target or two cut rules answer 400 naming the field, nothing "
+        "saved.",
+        request=StageIn,
+        responses={201: StageOut, **errors(400, 401, 403, 404, 409)},
+        examples=[
+            OpenApiExample(
+                "Final of the top 4",
+                value={"name": "Final", "kind": "final", "cut_top": 4, "carry_over": "all"},
+                request_only=True,
+            ),
+            OpenApiExample("Added", value=STAGE_EXAMPLE, response_only=True),
+        ],
+    )
+    def post(self, request: Any, slug: str) -> Response:
+        data = valid(StageIn, request.data)
+        stage = stage_create(tournament=self.tournament, by=request.user, **data)
+        return Response(StageOut(stage).data, status=status.HTTP_201_CREATED)
+
+
+class StageChangeIn(StageIn):
+    name = StrictCharField(max_length=60, required=False)
+
+
+class StageDetailView(TournamentScoped, APIView):
+    @extend_schema(
+        tags=["stages"],
+        summary="Read a stage",
+        description="One stage by its number.",
+        responses={200: StageOut, **errors(404)},
+        examples=[OpenApiExample("Stage", value=STAGE_EXAMPLE, response_only=True)],
+    )
+    def get(self, request: Any, slug: str, number: int) -> Response:
+        return Response(StageOut(_stage(self, number)).data)
+
+    @extend_schema(
+        tags=["stages"],
+        summary="Change a stage",
+        description="Organisers change the fields sent. A closed stage cannot change (409 "
+        "naming `status`); a running one keeps its cut and carry-over (409 naming the "
+        "field). Bad values answer 400 naming the field, as when adding.",
+        request=StageChangeIn,
+        responses={200: StageOut, **errors(400, 401, 403, 404, 409)},
+        examples=[
+            OpenApiExample(
+                "Rename, race to 4",
+                value={"name": "Grand final", "race_target": 4, "race_cap": 9},
+                request_only=True,
+            ),
+            OpenApiExample("Changed", value=STAGE_EXAMPLE, response_only=True),
+        ],
+    )
+    def patch(self, request: Any, slug: str, number: int) -> Response:
+        data = valid(StageChangeIn, request.data)
+        stage = stage_update(stage=_stage(self, number), by=request.user, **data)
+        return Response(StageOut(stage).data)
+
+
+class StagePlayerOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+
+
+class StageRowOut(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = StagePlayerOut()
+    carried = serializers.IntegerField(help_text="Score carried into the stage (in `score`).")
+    metrics = serializers.DictField(help_text="As in the tournament standings' rows.")
+
+
+class StageStandingsOut(serializers.Serializer):
+    stage = StageOut()
+    rows = StageRowOut(many=True)
+
+
+ROW_EXAMPLE = {
+    "rank": 1,
+    "player": {"id": 11, "number": 1, "name": "Ada Peretz", "status": "active"},
+    "carried": 40,
+    "metrics": {"score": 95, "games_won": 3, "games_played": 5},
+}
+
+
+def _stage(view: TournamentScoped, number: int) -> Stage:
+    stage = view.tournament.stages.filter(number=number).first()
+    if stage is None:
+        raise Http404("No such stage.")
+    return stage
+
+
+def _rows(rows: list[StageRow]) -> list[dict]:
+    return [
+        {"rank": r.rank, "player": r.player, "carried": r.carried, "metrics": r.metrics}
+        for r in rows
+    ]
+
+
+class StageStandingsView(TournamentScoped, APIView):
+    @extend_schema(
+        tags=["stages"],
+        summary="A stage's standings",
+        description="The standings of the stage's rounds only (stage 1 also owns the rounds "
+        "opened before any stage), of its entrants only, ranked by the stage's ranking with "
+        "each entrant's carried score added to `score`. Computed on read.",
+        responses={200: StageStandingsOut, **errors(404)},
+        examples=[
+            OpenApiExample(
+                "Final standings",
+                value={"stage": STAGE_EXAMPLE, "rows": [ROW_EXAMPLE]},
+                response_only=True,
+            )
+        ],
+    )
+    def get(self, request: Any, slug: str, number: int) -> Response:
+        stage = _stage(self, number)
+        body = {"stage": stage, "rows": _rows(stage_rows(stage))}
+        return Response(StageStandingsOut(body).data)
+
+
+class CutIn(StrictInput):
+    dry_run = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="true: answer 200 with the cut that closing the stage would commit, and "
+        "save nothing. Its `commit` member is the body that commits exactly that cut.",
+    )
+    expected_entrants = RawJSONField(
+        schema={"type": "array", "items": {"type": "integer"}},
+        required=False,
+        help_text="The previewed entrants' player ids; required to commit. When the cut now "
+        "differs (the standings changed since the preview) the answer is 409.",
+    )
+
+
+class CutOut(serializers.Serializer):
+    stage = serializers.IntegerField(help_text="The stage closed (or that would be).")
+    next_stage = serializers.IntegerField(allow_null=True)
+    entrants = StagePlayerOut(many=True)
+    eliminated = StagePlayerOut(many=True)
+    carried = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Carried score by player id."
+    )
+    tie = serializers.CharField(allow_blank=True, help_text="The tie at the cut line in words.")
+    committed = serializers.BooleanField()
+    commit = serializers.DictField(help_text="The body that commits this cut.")
+
+
+def _cut_out(preview: CutPreview, committed: bool) -> dict:
+    entrants = preview.entrants
+    return {
+        "stage": preview.stage.number,
+        "next_stage": preview.next_stage.number if preview.next_stage else None,
+        "entrants": entrants,
+        "eliminated": preview.eliminated,
+        "carried": {str(p): c for p, c in preview.carried.items()},
+        "tie": preview.tie,
+        "committed": committed,
+        "commit": {"expected_entrants": [p.id for p in entrants]},
+    }
+
+
+CUT_EXAMPLE = {
+    "stage": 1,
+    "next_stage": 2,
+    "entrants": [{"id": 11, "number": 1, "name": "Ada Peretz", "status": "active"}],
+    "eliminated": [{"id": 12, "number": 2, "name": "Ben Cohen", "status": "active"}],
+    "carried": {"11": 40},
+    "tie": "",
+    "committed": False,
+    "commit": {"expected_entrants": [11]},
+}
+
+
+class StageCutView(TournamentScoped, APIView):
+    @extend_schema(
+        tags=["stages"],
+        summary="Close a stage: its cut",
+        description="Two steps, like opening a round. `dry_run: true` answers 200 with the "
+        "cut of this stage's standings into the next stage (by the next stage's cut rule): "
+        "entrants, eliminated, carried scores and the tie at the line in words; nothing is "
+        "saved. Then POST the preview's `commit` body to close the stage and commit exactly "
+        "that cut: 409 naming `expected_entrants` when the cut changed since (a stale "
+        "preview), 409 naming `stage` when games of the stage have no confirmed result "
+        "(listed in `missing_results`) or the stage is closed, 400 naming `top` for a cut "
+        "larger than the field. Closing the last stage commits no cut.",
+        request=CutIn,
+        responses={
+            200: OpenApiResponse(CutOut, description="`dry_run`: the cut, nothing saved."),
+            201: CutOut,
+            **errors(400, 401, 403, 404, 409),
+        },
+        examples=[
+            OpenApiExample("Preview", value={"dry_run": True}, request_only=True),
+            OpenApiExample("Commit", value={"expected_entrants": [11]}, request_only=True),
+            OpenApiExample("Previewed", value=CUT_EXAMPLE, response_only=True),
+        ],
+    )
+    def post(self, request: Any, slug: str, number: int) -> Response:
+        stage = _stage(self, number)
+        data = valid(CutIn, request.data)
+        if data["dry_run"]:
+            # The preview is the organiser's first step of closing; others read standings.
+            require(request.user, self.tournament, "organise")
+            return Response(CutOut(_cut_out(stage_cut_preview(stage), False)).data)
+        preview = stage_close(
+            stage=stage, by=request.user, expected_entrants=data.get("expected_entrants")
+        )
+        return Response(CutOut(_cut_out(preview, True)).data, status=status.HTTP_201_CREATED)

@@ -1,0 +1,120 @@
+"""Stage pages: a stage's standings, and for the organiser the cut that closes it — a
+preview (entrants, eliminated, the tie at the line stated), then the commit of exactly
+that cut. The services decide (`games.services.stages`); a refusal is shown as a
+message above the preview, nothing saved."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import capfirst
+from django.views.decorators.http import require_POST
+
+from scoring.errors import RuleError
+from scoring.standings import METRICS
+from tournaments.forms import StageForm
+from tournaments.models import Stage, Tournament
+from tournaments.services.stages import stage_create
+from tournaments.web import add_rule_errors, tournament_context, tournament_page, whole_number
+
+from ..services.stages import StageRow, stage_close, stage_cut_preview, stage_rows
+
+
+def _columns(stage: Stage) -> list[str]:
+    shown = [key for key in stage.ranking if key != "lot"]
+    return shown + [key for key in ("score", "games_played") if key not in shown]
+
+
+def _table(stage: Stage, rows: list[StageRow]) -> dict[str, Any]:
+    columns = _columns(stage)
+    return {
+        "columns": [{"name": METRICS[key].name, "abbr": METRICS[key].abbr} for key in columns],
+        "cells": [(row, [row.metrics.get(key) for key in columns]) for row in rows],
+    }
+
+
+def _cut_context(stage: Stage) -> dict[str, Any]:
+    """The organiser's preview of the cut, or why there is none."""
+    if stage.status == Stage.Status.CLOSED:
+        return {}
+    try:
+        preview = stage_cut_preview(stage)
+    except RuleError as error:
+        return {"cut_error": capfirst(error.message)}
+    return {"preview": preview, "stage_rows_of_preview": preview.rows}
+
+
+@tournament_page("view")
+def stage_detail(request: HttpRequest, tournament: Tournament, stage_number: int) -> HttpResponse:
+    stage = get_object_or_404(tournament.stages, number=stage_number)
+    context = tournament_context(request.user, tournament)
+    extra: dict[str, Any] = {}
+    if context["can_organise"]:
+        extra = _cut_context(stage)
+    rows = extra.pop("stage_rows_of_preview", None) or stage_rows(stage)
+    return render(
+        request,
+        "games/stage_detail.html",
+        {
+            **context,
+            **extra,
+            "stage": stage,
+            "stages": list(tournament.stages.order_by("number")),
+            "table": _table(stage, rows),
+        },
+    )
+
+
+@require_POST
+@tournament_page("organise")
+def stage_close_view(
+    request: HttpRequest, tournament: Tournament, stage_number: int
+) -> HttpResponse:
+    """Commit the previewed cut: the entrants the preview listed come back as `entrant`."""
+    stage = get_object_or_404(tournament.stages, number=stage_number)
+    expected = [whole_number(value) for value in request.POST.getlist("entrant")]
+    try:
+        preview = stage_close(
+            stage=stage,
+            by=request.user,
+            expected_entrants=[p for p in expected if p is not None],
+        )
+    except RuleError as error:
+        messages.error(request, capfirst(error.message))
+        return redirect("stage-detail", slug=tournament.slug, stage_number=stage.number)
+    if preview.next_stage is None:
+        messages.success(request, f"{stage.name} is closed.")
+        return redirect("stage-detail", slug=tournament.slug, stage_number=stage.number)
+    messages.success(
+        request,
+        f"{stage.name} is closed: {len(preview.entrants)} players go on to "
+        f"{preview.next_stage.name}.",
+    )
+    return redirect("stage-detail", slug=tournament.slug, stage_number=preview.next_stage.number)
+
+
+@tournament_page("organise")
+def stage_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Add the next stage; a refusal is shown beside the field it names, nothing saved."""
+    form = StageForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            stage = stage_create(tournament=tournament, by=request.user, **form.values())
+        except RuleError as error:
+            add_rule_errors(form, error)
+        else:
+            messages.success(request, f"Stage {stage.number} ({stage.name}) is added.")
+            return redirect("stage-detail", slug=tournament.slug, stage_number=stage.number)
+    return render(
+        request,
+        "games/stage_new.html",
+        {
+            **tournament_context(request.user, tournament),
+            "form": form,
+            "stages": list(tournament.stages.order_by("number")),
+            "stage": None,
+        },
+    )

@@ -1,0 +1,176 @@
+"""Stage definitions: add a stage to a tournament and change it (organisers only).
+
+Terms (see `tournaments.models` for stage, cut, carried): a stage is *defined* here; it is
+*closed* (its cut committed into the next stage's entry list) by
+`games.services.stages.stage_close`, which needs the standings.
+
+Rules decided here (RULES.md is silent):
+* Stages are numbered 1, 2, ... in the order they are added; stage 1 has no cut (every
+  player enters it), every later stage has exactly one cut rule: `cut_top` (the top N of
+  the previous stage) or `cut_min_score` (everyone at or above that score).
+* A stage's `ranking` is validated as a tournament's (`scoring.standings.validate_ranking`);
+  left out, it is the tournament's ranking.
+* `race_target` and `race_cap` come together (a race to N needs its cap, at least N).
+* No stage can be added after a closed last stage (its cut is gone: nobody would enter).
+* A closed stage cannot change; a running one keeps its cut (its entrants are fixed) but
+  its name, ranking and race may change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+
+from scoring.errors import Conflict, RuleError, raise_all
+from scoring.standings import validate_ranking
+
+from ..events import pages_changed
+from ..lifecycle import require_open
+from ..models import Stage, Tournament
+from ..permissions import User, require
+from .validation import choice, collect, max_length_of, stamp_history_user, text
+
+MAX_CUT = 10_000
+MAX_RACE_GAMES = 50
+FIELDS = {
+    "name",
+    "kind",
+    "ranking",
+    "carry_over",
+    "cut_top",
+    "cut_min_score",
+    "cut_ties",
+    "reseat_every_game",
+    "race_target",
+    "race_cap",
+}
+CUT_FIELDS = {"cut_top", "cut_min_score", "cut_ties", "carry_over"}
+
+
+def _whole(field: str, value: object, low: int, high: int) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(field, f"must be a whole number, not {value!r}.")
+    if not low <= value <= high:
+        raise RuleError(field, f"must be between {low} and {high}; got {value}.")
+    return value
+
+
+def _bool(field: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise RuleError(field, "must be true or false.")
+    return value
+
+
+def _checked(values: Mapping[str, Any], number: int, tournament: Tournament) -> dict[str, Any]:
+    """Every field of a stage checked at once (all errors together), as it will be stored."""
+    unknown = sorted(set(values) - FIELDS)
+    if unknown:
+        raise RuleError(unknown[0], "is not a stage setting.")
+    errors: list[RuleError] = []
+    out: dict[str, Any] = {
+        "name": collect(
+            errors, text, "name", values.get("name"), max_length=max_length_of(Stage, "name")
+        ),
+        "kind": collect(errors, choice, "kind", values.get("kind", "qualification"), Stage.Kind),
+        "ranking": list(
+            collect(errors, validate_ranking, values.get("ranking", tournament.ranking)) or []
+        ),
+        "carry_over": collect(
+            errors, choice, "carry_over", values.get("carry_over", "none"), Stage.CarryOver
+        ),
+        "cut_ties": collect(
+            errors, choice, "cut_ties", values.get("cut_ties", "lot"), Stage.CutTies
+        ),
+        "cut_top": collect(errors, _whole, "cut_top", values.get("cut_top"), 1, MAX_CUT),
+        "cut_min_score": collect(
+            errors,
+            _whole,
+            "cut_min_score",
+            values.get("cut_min_score"),
+            -MAX_CUT * 100,
+            MAX_CUT * 100,
+        ),
+        "reseat_every_game": collect(
+            errors, _bool, "reseat_every_game", values.get("reseat_every_game", False)
+        ),
+        "race_target": collect(
+            errors, _whole, "race_target", values.get("race_target"), 1, MAX_RACE_GAMES
+        ),
+        "race_cap": collect(errors, _whole, "race_cap", values.get("race_cap"), 1, MAX_RACE_GAMES),
+    }
+    raise_all(errors)
+    _check_cut(out, number)
+    _check_race(out)
+    return out
+
+
+def _check_cut(out: dict[str, Any], number: int) -> None:
+    has_top, has_min = out["cut_top"] is not None, out["cut_min_score"] is not None
+    if number == 1 and (has_top or has_min):
+        raise RuleError(
+            "cut_top" if has_top else "cut_min_score", "stage 1 has no cut: everyone enters it."
+        )
+    if number > 1 and has_top == has_min:
+        raise RuleError(
+            "cut_top",
+            "give either a number of players (cut_top) or a minimum score (cut_min_score).",
+        )
+
+
+def _check_race(out: dict[str, Any]) -> None:
+    target, cap = out["race_target"], out["race_cap"]
+    if (target is None) != (cap is None):
+        raise RuleError(
+            "race_cap" if cap is None else "race_target",
+            "a race to N needs both its target and its cap.",
+        )
+    if target is not None and cap < target:
+        raise RuleError("race_cap", f"a cap of {cap} games leaves no room to win {target}.")
+
+
+def stage_create(*, tournament: Tournament, by: User, **values: Any) -> Stage:
+    """Add the next stage (numbered after the last one)."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        require(by, tournament, "organise")
+        require_open(tournament)
+        last = tournament.stages.order_by("-number").first()
+        if last is not None and last.status == Stage.Status.CLOSED:
+            raise Conflict(
+                "stage",
+                f"stage {last.number} ({last.name}) is closed: a stage after it would have "
+                "no entrants.",
+            )
+        number = (last.number if last else 0) + 1
+        fields = _checked(values, number, tournament)
+        stage = Stage(tournament=tournament, number=number, **fields)
+        stamp_history_user(stage, by).save()
+        transaction.on_commit(lambda: pages_changed(tournament.slug))
+        return stage
+
+
+def stage_update(*, stage: Stage, by: User, **changes: Any) -> Stage:
+    """Change a stage's settings: none once it is closed, not its cut once it runs."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=stage.tournament_id)
+        require(by, tournament, "organise")
+        require_open(tournament)
+        stage = Stage.objects.get(pk=stage.pk)
+        if stage.status == Stage.Status.CLOSED:
+            raise Conflict("status", f"stage {stage.number} ({stage.name}) is closed.")
+        if stage.status == Stage.Status.RUNNING and CUT_FIELDS & set(changes):
+            field = sorted(CUT_FIELDS & set(changes))[0]
+            raise Conflict(
+                field, f"stage {stage.number} ({stage.name}) is running: its entrants are fixed."
+            )
+        current = {name: getattr(stage, name) for name in FIELDS}
+        fields = _checked({**current, **changes}, stage.number, tournament)
+        for name, value in fields.items():
+            setattr(stage, name, value)
+        stamp_history_user(stage, by).save()
+        transaction.on_commit(lambda: pages_changed(tournament.slug))
+        return stage
