@@ -131,6 +131,7 @@ def _ranked_rows(
     withdrawn: set[int],
     missed_games: dict[int, int] | None = None,
     before: int = EVERY_ROUND,
+    lots: dict[int, int] | None = None,
 ):
     """Rank from per-player totals when the ranking allows it (one row per player comes
     back), from series lines when it needs to know who sat with whom (one per series).
@@ -144,6 +145,7 @@ def _ranked_rows(
         "lot_seed": f"{tournament.pk}:{tournament.slug}",
         "missed_games": missed_games,
         "missed_rounds": tournament.missed_rounds,
+        "lots": lots,
     }
     credit = tournament.credit_substitute_games
     if needs_series(tournament.ranking):
@@ -192,6 +194,7 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
             "joined_round",
             "substitute_games",
             "forfeits",
+            "lot",
         )
     )
     per_round = games_per_missed_round(tournament)
@@ -201,6 +204,7 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
         {p[0]: p[5] for p in players},
         {p[0] for p in players if p[4] == Player.Status.WITHDRAWN},
         {p[0]: (p[6] - 1) * per_round for p in players if p[6]},
+        lots={p[0]: p[9] for p in players if p[9] is not None},
     )
     info = {p[0]: p for p in players}
     stored = [
@@ -293,7 +297,7 @@ def ranks_before_round(tournament: Tournament, round_number: int) -> dict[int, i
     players = list(
         Player.objects.filter(tournament=tournament)
         .annotate(penalty_count=Count("penalties", filter=Q(penalties__voided=False)))
-        .values_list("id", "status", "penalty_count")
+        .values_list("id", "status", "penalty_count", "lot")
     )
     rows = _ranked_rows(
         tournament,
@@ -301,6 +305,7 @@ def ranks_before_round(tournament: Tournament, round_number: int) -> dict[int, i
         {p[0]: p[2] for p in players},
         {p[0] for p in players if p[1] == Player.Status.WITHDRAWN},
         before=round_number,
+        lots={p[0]: p[3] for p in players if p[3] is not None},
     )
     return {row.player: row.rank for row in rows}
 
