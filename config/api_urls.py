@@ -4,7 +4,7 @@ from django.urls import path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.auth_api import TokenView
-from games.api import clubs, games, rounds, standings, withdrawals
+from games.api import clubs, event_files, games, rounds, standings, withdrawals
 from tournaments.api import checkin, players, tournaments
 
 
@@ -38,6 +38,12 @@ urlpatterns = [
         name="api-season-standings",
     ),
     path("auth/token/", TokenView.as_view(), name="api-token"),
+    path(
+        "event-file.schema.json",
+        event_files.EventFileSchemaView.as_view(),
+        name="api-event-file-schema",
+    ),
+    path("event-files/", event_files.EventFileImportView.as_view(), name="api-event-files"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its start-up script as a file (?script): no inline script,
     # as the Content-Security-Policy wants; templates/drf_spectacular/ drops the <style>.
@@ -75,6 +81,7 @@ urlpatterns = [
     ),
     path(T + "games/", games.GameListView.as_view(), name="api-tournament-games"),
     path(T + "standings/", standings.StandingsView.as_view(), name="api-standings"),
+    path(T + "event-file/", event_files.EventFileView.as_view(), name="api-event-file"),
     path(T + "club/", clubs.TournamentClubView.as_view(), name="api-tournament-club"),
     path(
         T + "players/<id:pk>/member/",

@@ -45,6 +45,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.text import slugify
 from jsonschema import Draft202012Validator
 
 from scoring.errors import Conflict, RuleError, raise_all
@@ -53,7 +54,7 @@ from scoring.standings import validate_ranking
 from tournaments.events import results_changed
 from tournaments.models import Absence, Player, Round, StaffMember, Tournament
 from tournaments.permissions import User
-from tournaments.services.validation import signed_in_or_none, stamp_history_user
+from tournaments.services.validation import max_length_of, signed_in_or_none, stamp_history_user
 
 from ..models import Extension, Game, Penalty, RackEntry, Result, Seat, Table
 from .standings import standings_recompute
@@ -62,6 +63,8 @@ FORMAT = "rummitab-event-file"
 FORMAT_VERSION = 1
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "event-file-1.schema.json"
 GENERATOR = "Rummitab"
+# The largest event file an import reads (a weekend open of 200 players is some 3 MiB).
+MAX_EVENT_FILE_BYTES = 16 * 1024 * 1024
 # The most schema problems one answer lists (a person fixes the first ones and retries).
 MAX_SCHEMA_ERRORS = 20
 
@@ -403,6 +406,18 @@ def event_file_problems(document: object) -> list[RuleError]:
 # --- import -------------------------------------------------------------------------------
 
 
+def event_file_read(data: bytes) -> object:
+    """The document in an uploaded file: UTF-8 JSON, at most `MAX_EVENT_FILE_BYTES`."""
+    if len(data) > MAX_EVENT_FILE_BYTES:
+        raise RuleError("file", f"is larger than {MAX_EVENT_FILE_BYTES // (1024 * 1024)} MiB.")
+    try:
+        return json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise RuleError("file", "is not UTF-8 text.") from None
+    except json.JSONDecodeError as exc:
+        raise RuleError("file", f"is not JSON: {exc.msg} at line {exc.lineno}.") from None
+
+
 def _time(value: str | None) -> datetime | None:
     return None if value is None else parse_datetime(value)
 
@@ -413,6 +428,8 @@ def event_file_import(*, by: User, document: object, slug: str | None = None) ->
     else under the document's. One transaction: nothing is saved unless all of it is."""
     if signed_in_or_none(by) is None or not getattr(by, "is_active", False):
         raise PermissionDenied("Sign in to import a tournament.")
+    if slug and (slugify(slug) != slug or len(slug) > max_length_of(Tournament, "slug")):
+        raise RuleError("slug", "use lowercase letters, digits and hyphens only.")
     raise_all(event_file_problems(document))
     assert isinstance(document, dict)
     data = document["tournament"]
