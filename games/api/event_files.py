@@ -132,7 +132,7 @@ EVENT_FILE_EXAMPLE = {
 }
 
 
-SLUG_TAKEN = "tournament.slug: a tournament with slug 'club-open' already exists."
+SLUG_TAKEN = "a tournament with slug 'club-open' already exists."
 
 
 class EventFileSchemaView(APIView):
@@ -223,9 +223,9 @@ class EventFileImportView(APIView):
         "organiser. The file (multipart field `file`) must be valid against the event "
         "file's JSON Schema and its references must hold (start numbers that exist, one "
         "confirmed version per game, ...): a 400 names the JSON path of each problem, e.g. "
-        '`{"players": [{}, {"number": ["players[1].number: \'two\' is not of type '
-        "'integer'\"]}]}`. A slug already taken is a 409 naming `tournament.slug` (give "
-        "another as `slug`). Accounts do not travel: the importing user is stamped as who "
+        '`{"players": [{}, {"number": ["\'two\' is not of type \'integer\'"]}]}`. A '
+        "slug already taken is a 409 naming `tournament.slug` (give another as `slug`). "
+        "Accounts do not travel: the importing user is stamped as who "
         "entered, confirmed, recorded and voided everything, with the document's times. "
         "The standings are recomputed from the results and come out the same, ties "
         "included (each player's `lot` is kept).",

@@ -282,7 +282,12 @@ def schema_errors(document: object) -> list[RuleError]:
         event_file_schema(), format_checker=Draft202012Validator.FORMAT_CHECKER
     )
     found = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.path])
-    return [RuleError(tuple(e.path), e.message) for e in found[:MAX_SCHEMA_ERRORS]]
+    return [RuleError(tuple(e.path), _short(e.message)) for e in found[:MAX_SCHEMA_ERRORS]]
+
+
+def _short(message: str, limit: int = 200) -> str:
+    """A schema message quotes the wrong value, which may be a whole object: cut it."""
+    return message if len(message) <= limit else message[: limit - 1] + "…"
 
 
 class _References:
