@@ -93,6 +93,11 @@ urlpatterns = [
         standings.StandingsCSVView.as_view(),
         name="api-standings-csv",
     ),
+    path(
+        "tournaments/<slug:slug>/ranking.csv",
+        standings.RankingCSVView.as_view(),
+        name="api-ranking-csv",
+    ),
     path("games/<id:pk>/", games.GameDetailView.as_view(), name="api-game"),
     path("games/<id:pk>/results/", games.ResultListView.as_view(), name="api-results"),
     path(

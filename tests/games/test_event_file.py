@@ -10,6 +10,8 @@ import jsonschema
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 
 from games.models import Game, Penalty, Result
 from games.services.event_file import (
@@ -225,3 +227,45 @@ def test_an_empty_tournament_round_trips(alice, carol):
     copied = event_file_import(by=carol, document=document, slug="not-yet-2")
     assert copied.status == "upcoming"
     assert without_accounts(exported(copied)) == without_accounts(document)
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+def test_organisers_see_the_event_file_link_and_download_it(played, as_user):
+    page = as_user("alice").get(reverse("tournament-detail", args=[played.slug]))
+    link = reverse("event-file", args=[played.slug])
+    assert link.encode() in page.content
+    assert link.encode() not in as_user("anon").get(page.wsgi_request.path).content
+    download = as_user("alice").get(link)
+    assert download.status_code == 200
+    assert "attachment" in download["Content-Disposition"]
+    document = json.loads(download.content)
+    assert event_file_problems(document) == []
+
+
+def test_the_import_page_imports_and_shows_errors_beside_the_fields(played, as_user):
+    document = exported(played)
+    url = reverse("event-file-import")
+    assert as_user("anon").get(url).status_code == 302  # to the sign-in page
+    carol = as_user("carol")
+    assert carol.get(url).status_code == 200
+
+    taken = carol.post(url, {"file": upload(document)})
+    assert taken.status_code == 200
+    assert "already exists" in taken.context["form"].errors["slug"][0]
+
+    document["players"][0]["name"] = ""
+    broken = carol.post(url, {"file": upload(document), "slug": "broken"})
+    assert "players[0].name" in broken.context["form"].non_field_errors()[0]
+    assert not Tournament.objects.filter(slug="broken").exists()
+
+    document["players"][0]["name"] = "Player 1"
+    done = carol.post(url, {"file": upload(document), "slug": "spring-copy"})
+    assert done.status_code == 302
+    assert done["Location"] == reverse("tournament-detail", args=["spring-copy"])
+    assert standings_of(Tournament.objects.get(slug="spring-copy")) == standings_of(played)
+
+
+def upload(document: dict) -> SimpleUploadedFile:
+    return SimpleUploadedFile("event.json", json.dumps(document).encode(), "application/json")
