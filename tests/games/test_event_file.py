@@ -269,3 +269,14 @@ def test_the_import_page_imports_and_shows_errors_beside_the_fields(played, as_u
 
 def upload(document: dict) -> SimpleUploadedFile:
     return SimpleUploadedFile("event.json", json.dumps(document).encode(), "application/json")
+
+
+def test_export_and_import_take_a_fixed_handful_of_queries(
+    played, carol, django_assert_max_num_queries
+):
+    """One query per kind of row whatever the size (bulk inserts and reads)."""
+    standings_recompute(tournament_id=played.pk)
+    with django_assert_max_num_queries(15):
+        document = exported(played)
+    with django_assert_max_num_queries(40):
+        event_file_import(by=carol, document=document, slug="counted")
