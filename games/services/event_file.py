@@ -46,7 +46,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.text import slugify
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, FormatChecker
 
 from scoring.errors import Conflict, RuleError, raise_all
 from scoring.rules import RuleSet
@@ -275,12 +275,28 @@ def _penalty_out(penalty: Penalty, number: dict[int, int]) -> dict[str, Any]:
 # --- checking a document ------------------------------------------------------------------
 
 
+# The schema's formats, checked as the import will read them (jsonschema's own date-time
+# check needs a package of its own, and would let a time without its zone through).
+FORMATS = FormatChecker(formats=())
+
+
+@FORMATS.checks("date-time", raises=ValueError)
+def _is_time(value: object) -> bool:
+    if not isinstance(value, str):
+        return True  # the schema's `type` says what is wrong
+    parsed = parse_datetime(value)
+    return parsed is not None and parsed.tzinfo is not None
+
+
+@FORMATS.checks("date", raises=ValueError)
+def _is_date(value: object) -> bool:
+    return not isinstance(value, str) or parse_date(value) is not None
+
+
 def schema_errors(document: object) -> list[RuleError]:
     """What in `document` fails the schema, each named by its JSON path (at most
     `MAX_SCHEMA_ERRORS`, in document order)."""
-    validator = Draft202012Validator(
-        event_file_schema(), format_checker=Draft202012Validator.FORMAT_CHECKER
-    )
+    validator = Draft202012Validator(event_file_schema(), format_checker=FORMATS)
     found = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.path])
     return [RuleError(tuple(e.path), _short(e.message)) for e in found[:MAX_SCHEMA_ERRORS]]
 
@@ -299,8 +315,10 @@ class _References:
         self.numbers: set[int] = set()
         for i, player in enumerate(document["players"]):
             self._unique(self.numbers, player["number"], ("players", i, "number"))
+        absent: set[tuple[int, int]] = set()
         for i, absence in enumerate(document["absences"]):
             self._known(absence["player"], ("absences", i, "player"))
+            self._unique(absent, (absence["round"], absence["player"]), ("absences", i))
         rounds: set[int] = set()
         for i, round_ in enumerate(document["rounds"]):
             self._unique(rounds, round_["number"], ("rounds", i, "number"))
@@ -359,13 +377,20 @@ class _References:
                 )
             racked: set[int] = set()
             for k, rack in enumerate(result["racks"]):
-                where = (*path, "results", r, "racks", k, "player")
-                self._unique(racked, rack["player"], where)
-                self._at_table(rack["player"], where, at_table)
+                where = (*path, "results", r, "racks", k)
+                self._unique(racked, rack["player"], (*where, "player"))
+                self._at_table(rack["player"], (*where, "player"), at_table)
+                if rack["forfeit"] and rack["substitute"]:
+                    self.errors.append(
+                        RuleError((*where, "substitute"), "a forfeited seat has no substitute.")
+                    )
         for p, penalty in enumerate(game["penalties"]):
             self._penalty(penalty, (*path, "penalties", p), at_table)
+        extended: set[int] = set()
         for e, extension in enumerate(game["extensions"]):
-            self._at_table(extension["player"], (*path, "extensions", e, "player"), at_table)
+            where = (*path, "extensions", e, "player")
+            self._unique(extended, extension["player"], where)
+            self._at_table(extension["player"], where, at_table)
 
     def _at_table(self, player: int, path: tuple, at_table: set[int]) -> None:
         if self._known(player, path) and player not in at_table:
@@ -446,7 +471,7 @@ def event_file_import(*, by: User, document: object, slug: str | None = None) ->
             slug=slug,
             **{field: data[field] for field in TOURNAMENT_FIELDS},
             starts_on=parse_date(data["starts_on"]) if data["starts_on"] else None,
-            first_result_at=_time(data["first_result_at"]),
+            first_result_at=_time(data["first_result_at"] or _first_result(document)),
         ),
         by,
     )
@@ -462,6 +487,19 @@ def event_file_import(*, by: User, document: object, slug: str | None = None) ->
     _rounds_in(tournament, document["rounds"], players, by)
     results_changed(tournament)
     return tournament
+
+
+def _first_result(document: dict[str, Any]) -> str | None:
+    """When the first result was entered, for a document that does not say: the rules
+    of a tournament with results are frozen, whoever wrote the file."""
+    times = [
+        result["submitted_at"]
+        for round_ in document["rounds"]
+        for table in round_["tables"]
+        for game in table["games"]
+        for result in game["results"]
+    ]
+    return min(times, key=_time) if times else None
 
 
 def _players_in(tournament: Tournament, rows: list[dict[str, Any]]) -> dict[int, Player]:

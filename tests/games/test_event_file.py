@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 
 import jsonschema
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.models import Game, Penalty, Result
 from games.services.event_file import (
@@ -280,3 +284,78 @@ def test_export_and_import_take_a_fixed_handful_of_queries(
         document = exported(played)
     with django_assert_max_num_queries(40):
         event_file_import(by=carol, document=document, slug="counted")
+
+
+def test_a_file_without_first_result_at_still_freezes_the_rules(played, carol):
+    document = exported(played)
+    document["tournament"]["first_result_at"] = None
+    copied = event_file_import(by=carol, document=document, slug="frozen")
+    first = min(
+        Result.objects.filter(game__table__round__tournament=copied).values_list(
+            "submitted_at", flat=True
+        )
+    )
+    assert copied.first_result_at == first
+
+
+def leaf_paths(node, path=()):
+    """Every place in a document: (path to the container, key) pairs."""
+    items = node.items() if isinstance(node, dict) else enumerate(node)
+    for key, value in items:
+        yield path, key
+        if isinstance(value, dict | list):
+            yield from leaf_paths(value, (*path, key))
+
+
+def at(document, path):
+    for key in path:
+        document = document[key]
+    return document
+
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**40), max_value=2**40),
+    st.sampled_from(["", "x", "2026-13-40T25:00:00Z", "2026-12-05T14:00:00", "confirmed", "-1"]),
+    st.just([]),
+    st.just({}),
+)
+
+
+@pytest.fixture
+def small_document(alice, bob):
+    tournament = make_tournament(alice, name="Fuzz Open", players=4)
+    round1 = open_round(tournament, alice)
+    game = round1.tables.get().games.get(number=1)
+    enter_rummikub(game, alice, "R4", "J", "O3")
+    penalty_record(game=game, by=alice, player=seated(game)[1], kind="sanction", points=3)
+    return exported(tournament)
+
+
+@settings(
+    max_examples=int(os.environ.get("EVENT_FILE_EXAMPLES", "60")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_any_damaged_document_is_imported_or_refused_never_a_crash(small_document, carol, data):
+    """A document with one place changed (a value replaced, a key dropped, a list item
+    doubled) is either imported or refused with a RuleError: never a database error."""
+    document = copy.deepcopy(small_document)
+    places = list(leaf_paths(document))
+    path, key = data.draw(st.sampled_from(places))
+    container = at(document, path)
+    action = data.draw(st.sampled_from(["replace", "drop", "double"]))
+    if action == "replace":
+        container[key] = data.draw(JUNK)
+    elif action == "drop" and isinstance(container, dict):
+        del container[key]
+    elif isinstance(container, list):
+        container.append(copy.deepcopy(container[key]))
+    slug = f"fuzz-{data.draw(st.integers(min_value=0, max_value=10**9))}"
+    try:
+        with transaction.atomic():
+            event_file_import(by=carol, document=document, slug=slug)
+    except RuleError as error:
+        assert error.flatten(), error
