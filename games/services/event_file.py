@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.text import slugify
@@ -464,8 +464,9 @@ def event_file_import(*, by: User, document: object, slug: str | None = None) ->
     assert isinstance(document, dict)
     data = document["tournament"]
     slug = slug or data["slug"]
+    taken = Conflict(("tournament", "slug"), f"a tournament with slug '{slug}' already exists.")
     if Tournament.objects.filter(slug=slug).exists():
-        raise Conflict(("tournament", "slug"), f"a tournament with slug '{slug}' already exists.")
+        raise taken
     tournament = stamp_history_user(
         Tournament(
             slug=slug,
@@ -475,7 +476,11 @@ def event_file_import(*, by: User, document: object, slug: str | None = None) ->
         ),
         by,
     )
-    tournament.save()
+    try:
+        with transaction.atomic():
+            tournament.save()
+    except IntegrityError:
+        raise taken from None  # taken meanwhile by a tournament created at the same moment
     stamp_history_user(
         StaffMember(tournament=tournament, user=by, role=StaffMember.Role.ORGANISER), by
     ).save()
