@@ -31,6 +31,7 @@ from scoring.errors import Conflict, RuleError
 from tests.api import rows
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, seated
+from tests.threads import at_once
 from tournaments.models import Player, StaffMember, Tournament
 from tournaments.services.checkin import checkin_set
 from tournaments.services.players import player_register
@@ -359,3 +360,23 @@ def test_any_damaged_document_is_imported_or_refused_never_a_crash(small_documen
             event_file_import(by=carol, document=document, slug=slug)
     except RuleError as error:
         assert error.flatten(), error
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_file_imported_at_once_makes_one_tournament(postgres, alice, bob, carol):
+    """Three imports of one file under one slug at the same moment, on real PostgreSQL
+    and threads: one tournament, the others a 409 naming the slug (never a 500)."""
+    document = exported(make_tournament(alice, name="Race Open", players=4))
+    for trial in range(5):
+        slug = f"race-{trial}"
+        outcomes = at_once(
+            *[
+                lambda by=by, slug=slug: event_file_import(by=by, document=document, slug=slug)
+                for by in (alice, bob, carol)
+            ]
+        )
+        created = [o for o in outcomes if isinstance(o, Tournament)]
+        refused = [o for o in outcomes if isinstance(o, Conflict)]
+        assert (len(created), len(refused)) == (1, 2), f"trial {trial}: {outcomes}"
+        assert all(error.path == ("tournament", "slug") for error in refused)
+        assert Tournament.objects.filter(slug=slug).count() == 1
