@@ -4,7 +4,7 @@ from django.urls import path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.auth_api import TokenView
-from games.api import clubs, games, rounds, stages, standings, withdrawals
+from games.api import clubs, event_files, games, rounds, stages, standings, withdrawals
 from tournaments.api import checkin, players, tournaments, webhooks
 
 
@@ -38,6 +38,12 @@ urlpatterns = [
         name="api-season-standings",
     ),
     path("auth/token/", TokenView.as_view(), name="api-token"),
+    path(
+        "event-file.schema.json",
+        event_files.EventFileSchemaView.as_view(),
+        name="api-event-file-schema",
+    ),
+    path("event-files/", event_files.EventFileImportView.as_view(), name="api-event-files"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its start-up script as a file (?script): no inline script,
     # as the Content-Security-Policy wants; templates/drf_spectacular/ drops the <style>.
@@ -90,6 +96,7 @@ urlpatterns = [
     ),
     path(T + "stages/<id:number>/cut/", stages.StageCutView.as_view(), name="api-stage-cut"),
     path(T + "standings/", standings.StandingsView.as_view(), name="api-standings"),
+    path(T + "event-file/", event_files.EventFileView.as_view(), name="api-event-file"),
     path(T + "club/", clubs.TournamentClubView.as_view(), name="api-tournament-club"),
     path(
         T + "players/<id:pk>/member/",
@@ -100,6 +107,11 @@ urlpatterns = [
         "tournaments/<slug:slug>/standings.csv",
         standings.StandingsCSVView.as_view(),
         name="api-standings-csv",
+    ),
+    path(
+        "tournaments/<slug:slug>/ranking.csv",
+        standings.RankingCSVView.as_view(),
+        name="api-ranking-csv",
     ),
     path("games/<id:pk>/", games.GameDetailView.as_view(), name="api-game"),
     path("games/<id:pk>/results/", games.ResultListView.as_view(), name="api-results"),

@@ -6,6 +6,11 @@ Terms:
   metric the snapshot holds, in the order of `scoring.standings.METRICS`.
 * results CSV — one row per rack of every confirmed result; `score` is the game score
   before sanction points and `sanction` what comes off it.
+* ranking CSV — the flat file for ranking submissions (a federation, a grand prix): one
+  row per player, `event, date, rank, number, name, club, member_code, status, score,
+  games_played, games_won`, best first; `event` and `date` on every row so the files of
+  several events can be concatenated; `member_code` is the linked club member's code
+  (empty when not linked or the club gives none); `score` is after sanction points.
 
 Both are written by `tournaments.csv_files.csv_text`: a BOM first, formula cells
 neutralised, numbers (negative scores too) left numbers.
@@ -15,7 +20,7 @@ from __future__ import annotations
 
 from scoring.standings import METRICS
 from tournaments.csv_files import csv_text
-from tournaments.models import Tournament
+from tournaments.models import Player, Tournament
 
 from .models import Seat
 from .selectors import StandingsTable, confirmed_racks
@@ -73,6 +78,31 @@ def results_csv(tournament: Tournament) -> str:
         for rack in confirmed_racks(tournament)
     )  # fmt: skip
     return csv_text(RESULTS_COLUMNS, rows)
+
+
+RANKING_COLUMNS = (
+    "event", "date", "rank", "number", "name", "club", "member_code", "status", "score",
+    "games_played", "games_won",
+)  # fmt: skip
+
+
+def ranking_csv(tournament: Tournament, table: StandingsTable) -> str:
+    codes = dict(
+        Player.objects.filter(tournament=tournament, member__isnull=False).values_list(
+            "pk", "member__code"
+        )
+    )
+    date = tournament.starts_on.isoformat() if tournament.starts_on else ""
+    rows = (
+        [
+            tournament.slug, date, row["rank"], row["player"]["number"], row["player"]["name"],
+            row["player"]["club"], codes.get(row["player"]["id"], ""), row["player"]["status"],
+            row["metrics"].get("score", 0), row["metrics"].get("games_played", 0),
+            row["metrics"].get("games_won", 0),
+        ]
+        for row in table.rows
+    )  # fmt: skip
+    return csv_text(RANKING_COLUMNS, rows)
 
 
 SEASON_COLUMNS = ("rank", "member_id", "member", "total", "events")

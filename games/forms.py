@@ -446,3 +446,18 @@ class RoundClockForm(PageForm):
         required=False,
         help_text="The projector counts down to the end of the round; 0 or blank stops the clock.",
     )
+
+
+class EventFileImportForm(PageForm):
+    """An event file to import as a new tournament (`games.services.event_file`)."""
+
+    file = forms.FileField(
+        label="Event file",
+        help_text="A Rummitab event file (JSON), as exported from a tournament's page.",
+    )
+    slug = forms.SlugField(
+        label="Short name in addresses",
+        required=False,
+        max_length=60,
+        help_text="Leave empty to keep the file's own; give another if it is taken here.",
+    )

@@ -11,6 +11,7 @@ from django.urls import path
 from .views import (
     clubs,
     entry,
+    event_files,
     overview,
     players,
     projector,
@@ -27,6 +28,7 @@ TABLE = ROUND + "tables/<num:table_number>/"
 CLUB = "clubs/<slug:club_slug>/"
 
 urlpatterns = [
+    path("event-files/import/", event_files.event_file_import_page, name="event-file-import"),
     path(CLUB, clubs.club_detail, name="club-detail"),
     path(CLUB + "members/<num:member_id>/", clubs.member_detail, name="member-detail"),
     path(CLUB + "seasons/<slug:season_slug>/", clubs.season_detail, name="season-detail"),
@@ -34,6 +36,8 @@ urlpatterns = [
     path(T, standings.tournament_detail, name="tournament-detail"),
     path(T + "standings/live/", standings.standings_live, name="standings-live"),
     path(T + "standings.csv", standings.standings_csv, name="standings-csv"),
+    path(T + "ranking.csv", standings.ranking_csv, name="ranking-csv"),
+    path(T + "event.json", standings.event_file_download, name="event-file"),
     path(T + "projector/", projector.projector, name="projector"),
     path(T + "projector/live/", projector.projector_live, name="projector-live"),
     path(T + "players/<num:player_number>/", players.player_detail, name="player-detail"),

@@ -90,7 +90,9 @@ Decisions where RULES.md is silent
 * ``lot`` is the first 6 bytes of SHA-256 over ``"<lot_seed>:<player id>"``, read as a
   big-endian integer in [0, 2**48). 48 bits keep it exact as a JSON/JavaScript number and
   make a collision between two of 5,000 players a ~4e-8 event; if it happens, the two
-  simply share the lot value and the player-id order applies.
+  simply share the lot value and the player-id order applies. A player may come with a
+  lot of their own (``lots``): one drawn on another site and carried over in an event file,
+  so the imported tournament ranks its ties exactly as the original did.
 * ``table_wins`` counts tables, which is the same as rounds because a player sits at one
   table per round; lines that break that invariant raise ``ValueError``.
 * ``score_per_game`` and ``won_per_game`` (``score`` and ``games_won`` divided by
@@ -321,6 +323,7 @@ def compute_standings(
     credit_substitutes: bool = False,
     missed_games: Mapping[int, int] | None = None,
     missed_rounds: str = "not_played",
+    lots: Mapping[int, int] | None = None,
 ) -> list[StandingRow]:
     """Rank every registered player (withdrawn ones included, after the others: see
     "withdrawn" above) by ``ranking``.
@@ -342,6 +345,7 @@ def compute_standings(
         source="lines",
         withdrawn=withdrawn,
         missed=missed,
+        lots=lots,
     )
 
 
@@ -356,6 +360,7 @@ def compute_standings_from_series(
     missed_games: Mapping[int, int] | None = None,
     missed_rounds: str = "not_played",
     carried: Mapping[int, int] | None = None,
+    lots: Mapping[int, int] | None = None,
 ) -> list[StandingRow]:
     """``compute_standings`` from series lines: the same rows for the same games.
 
@@ -374,6 +379,7 @@ def compute_standings_from_series(
         withdrawn=withdrawn,
         missed=missed,
         carried=carried,
+        lots=lots,
     )
 
 
@@ -388,6 +394,7 @@ def compute_standings_from_totals(
     missed_games: Mapping[int, int] | None = None,
     missed_rounds: str = "not_played",
     carried: Mapping[int, int] | None = None,
+    lots: Mapping[int, int] | None = None,
 ) -> list[StandingRow]:
     """``compute_standings`` for a ranking without ``SERIES_METRICS``, from one line per
     player: the same ranks, and the same metrics except the series ones, which are left
@@ -409,7 +416,7 @@ def compute_standings_from_totals(
         values["rack_total"][line.player] = line.charge
         values["best_game"][line.player] = line.best_game if line.games else 0
     missed = _missed(missed_games, missed_rounds)
-    return _finish(roster, values, [], penalties, order, lot_seed, withdrawn, missed, carried)
+    return _finish(roster, values, [], penalties, order, lot_seed, withdrawn, missed, carried, lots)
 
 
 def fold_games(lines: Iterable[GameLine]) -> list[SeriesLine]:
@@ -470,11 +477,14 @@ def _rank(
     withdrawn: Collection[int] = frozenset(),
     missed: Missed | None = None,
     carried: Mapping[int, int] | None = None,
+    lots: Mapping[int, int] | None = None,
 ) -> list[StandingRow]:
     """The rows for a validated ranking ``order``; ``source`` names the input in errors."""
     roster = _roster(players)
     values, parts = _tally(roster, series, source)
-    return _finish(roster, values, parts, penalties, order, lot_seed, withdrawn, missed, carried)
+    return _finish(
+        roster, values, parts, penalties, order, lot_seed, withdrawn, missed, carried, lots
+    )
 
 
 def _roster(players: Sequence[int]) -> list[int]:
@@ -494,6 +504,7 @@ def _finish(
     withdrawn: Collection[int] = frozenset(),
     missed: Missed | None = None,
     carried: Mapping[int, int] | None = None,
+    lots: Mapping[int, int] | None = None,
 ) -> list[StandingRow]:
     """Add penalties, lot and head_to_head to the summed ``values``, then rank: the
     players in ``withdrawn`` after all the others (see "withdrawn" above). A stage's
@@ -510,7 +521,8 @@ def _finish(
             raise ValueError(f"penalties: player {player} is not registered")
         penalty_counts[player] = count
     values["penalties"] = penalty_counts
-    values["lot"] = {p: lot_draw(lot_seed, p) for p in roster}
+    given = lots or {}
+    values["lot"] = {p: given[p] if p in given else lot_draw(lot_seed, p) for p in roster}
     table: dict[str, Mapping[int, float]] = dict(values)
     for average, total in PER_GAME.items():
         if average in order:

@@ -42,6 +42,8 @@ Terms:
   `off` never (the round's quality still counts `same_club_pairs`).
 * fixed table — a table number a player always sits at (a mobility need); the drawn
   methods honour it, a hand-made (`manual`) seating is the organiser's own.
+* carried lot — `Player.lot`: a player of a tournament imported from an event file keeps
+  the tie-breaking lot the original site drew, so ties rank as they did there.
 * absence — a player marked absent for one round number (check-in): not seated in that
   round, back in the next. Present is the default, so no row means present; the round
   need not exist yet (check-in comes before opening it).
@@ -342,6 +344,9 @@ class Player(models.Model):
     )
     # A late entry: the first round they could be seated in (null = from the start).
     joined_round = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    # The tie-breaking lot carried over from an imported event file (the original site's
+    # draw); null = drawn here from the tournament and the player (`scoring.standings`).
+    lot = models.BigIntegerField(null=True, blank=True, editable=False)
     registered_at = models.DateTimeField(auto_now_add=True)
 
     history = HistoricalRecords()

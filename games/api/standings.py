@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 from tournaments.api.common import TournamentScoped, errors
 from tournaments.models import Tournament
 
-from ..exports import standings_csv
+from ..exports import ranking_csv, standings_csv
 from ..selectors import (
     HIDE,
     STANDINGS_PAGE_SIZE,
@@ -261,6 +261,43 @@ class StandingsCSVView(TournamentScoped, APIView):
         request.accepted_renderer = CSVRenderer()
         request.accepted_media_type = CSVRenderer.media_type
         filename = f"{self.tournament.slug}-standings.csv"
+        return Response(
+            text,
+            content_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
+
+
+class RankingCSVView(StandingsCSVView):
+    @extend_schema(
+        tags=["standings"],
+        summary="Download the ranking submission CSV",
+        description="The flat file for ranking submissions: one row per player, best "
+        "first, with the columns `event, date, rank, number, name, club, member_code, "
+        "status, score, games_played, games_won` (`event` is the tournament's slug and "
+        "`date` its first day on every row, so files of several events concatenate; "
+        "`member_code` is the linked club member's code, empty when there is none). The "
+        "same CSV conventions as `standings.csv`.",
+        responses={
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR,
+                examples=[
+                    OpenApiExample(
+                        "CSV",
+                        value="event,date,rank,number,name,club,member_code,status,score,"
+                        "games_played,games_won\r\nclub-open,2026-12-05,1,1,Ada Peretz,"
+                        "Haifa RC,H-017,active,120,4,3\r\n",
+                    )
+                ],
+            ),
+            **errors(404),
+        },
+    )
+    def get(self, request: Any, slug: str) -> Response:
+        text = ranking_csv(self.tournament, standings_table(self.tournament, whole=True))
+        request.accepted_renderer = CSVRenderer()
+        request.accepted_media_type = CSVRenderer.media_type
+        filename = f"{self.tournament.slug}-ranking.csv"
         return Response(
             text,
             content_type="text/csv; charset=utf-8",

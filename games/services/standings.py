@@ -152,6 +152,7 @@ def _ranked_rows(
     stage: StageFilter | None = None,
     ranking: list[str] | None = None,
     carried: dict[int, int] | None = None,
+    lots: dict[int, int] | None = None,
 ):
     """Rank from per-player totals when the ranking allows it (one row per player comes
     back), from series lines when it needs to know who sat with whom (one per series).
@@ -168,6 +169,7 @@ def _ranked_rows(
         "lot_seed": f"{tournament.pk}:{tournament.slug}",
         "missed_games": missed_games,
         "missed_rounds": tournament.missed_rounds,
+        "lots": lots,
     }
     credit = tournament.credit_substitute_games
     # A stage ranks its entrants only (its rounds seat no one else).
@@ -220,6 +222,7 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
             "joined_round",
             "substitute_games",
             "forfeits",
+            "lot",
         )
     )
     per_round = games_per_missed_round(tournament)
@@ -229,6 +232,7 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
         {p[0]: p[5] for p in players},
         {p[0] for p in players if p[4] == Player.Status.WITHDRAWN},
         {p[0]: (p[6] - 1) * per_round for p in players if p[6]},
+        lots={p[0]: p[9] for p in players if p[9] is not None},
     )
     info = {p[0]: p for p in players}
     stored = [
@@ -342,7 +346,7 @@ def ranks_before_round(tournament: Tournament, round_number: int) -> dict[int, i
     players = list(
         Player.objects.filter(tournament=tournament)
         .annotate(penalty_count=Count("penalties", filter=Q(penalties__voided=False)))
-        .values_list("id", "status", "penalty_count")
+        .values_list("id", "status", "penalty_count", "lot")
     )
     rows = _ranked_rows(
         tournament,
@@ -350,6 +354,7 @@ def ranks_before_round(tournament: Tournament, round_number: int) -> dict[int, i
         {p[0]: p[2] for p in players},
         {p[0] for p in players if p[1] == Player.Status.WITHDRAWN},
         before=round_number,
+        lots={p[0]: p[3] for p in players if p[3] is not None},
     )
     return {row.player: row.rank for row in rows}
 

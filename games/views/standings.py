@@ -14,6 +14,7 @@ Terms:
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -26,8 +27,10 @@ from tournaments.models import Tournament
 from tournaments.selectors import stages_of
 from tournaments.web import csv_download, tournament_context, tournament_page, whole_number
 
+from ..exports import ranking_csv as ranking_csv_text
 from ..exports import standings_csv as standings_csv_text
 from ..selectors import HIDE, StandingsTable, standings_table
+from ..services.event_file import event_file_export
 from .caching import Conditional, cached
 
 
@@ -116,3 +119,23 @@ def standings_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         return answer
     table = standings_table(tournament, whole=True, hide_withdrawn=_hide_withdrawn(request))
     return cond.finish(csv_download(standings_csv_text(table), f"{tournament.slug}-standings.csv"))
+
+
+@require_GET
+@tournament_page("view")
+def ranking_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The flat file for ranking submissions (`games.exports`, "ranking CSV"). Not
+    conditional: its member codes change with member links, which the page state does not
+    follow."""
+    table = standings_table(tournament, whole=True)
+    return csv_download(ranking_csv_text(tournament, table), f"{tournament.slug}-ranking.csv")
+
+
+@require_GET
+@tournament_page("view")
+def event_file_download(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The tournament as an open event file (`games.services.event_file`), a download."""
+    text = json.dumps(event_file_export(tournament), ensure_ascii=False, indent=1)
+    response = HttpResponse(text, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.event.json"'
+    return response

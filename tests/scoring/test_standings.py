@@ -325,6 +325,36 @@ def test_lot_is_reproducible_and_ranks_highest_first():
     assert [row.rank for row in first] == list(range(1, 21))
 
 
+def test_a_carried_lot_replaces_the_draw_and_ranks_the_tie():
+    """A player imported from an event file brings the lot the original site drew; the
+    others still draw theirs from the seed."""
+    players = [1, 2, 3]
+    drawn = {p: lot_draw("club-open", p) for p in players}
+    carried = {1: 5, 3: 2**48 - 1}
+    rows = compute_standings(
+        players=players, lines=[], penalties={}, ranking=["lot"], lot_seed="club-open",
+        lots=carried,
+    )  # fmt: skip
+    lots = {row.player: row.metrics["lot"] for row in rows}
+    assert lots == {1: 5, 2: drawn[2], 3: 2**48 - 1}
+    assert [row.player for row in rows] == [3, 2, 1]
+
+
+@given(st.dictionaries(st.integers(1, 8), st.integers(0, 2**48 - 1)))
+def test_carried_lots_are_reported_exactly_and_ordered_by(carried):
+    players = list(range(1, 9))
+    for compute in (compute_standings_from_totals, compute_standings_from_series):
+        source = {"totals": []} if compute is compute_standings_from_totals else {"series": []}
+        rows = compute(
+            players=players, penalties={}, ranking=["lot"], lot_seed="s", lots=carried, **source
+        )
+        lots = [row.metrics["lot"] for row in rows]
+        assert lots == sorted(lots, reverse=True)
+        assert all(
+            row.metrics["lot"] == carried[row.player] for row in rows if row.player in carried
+        )
+
+
 def test_lot_depends_on_the_seed():
     players = list(range(1, 21))
     one = standings(players, [], ["lot"], lot_seed="club-open")

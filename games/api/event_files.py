@@ -1,0 +1,263 @@
+"""REST API for the open event file (`games.services.event_file`): its JSON Schema, a
+tournament's export, and the import of a file as a new tournament."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.parsers import MultiPartParser
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.api.common import StrictCharField, StrictInput, TournamentScoped, errors, valid
+
+from ..services.event_file import (
+    MAX_EVENT_FILE_BYTES,
+    event_file_export,
+    event_file_import,
+    event_file_read,
+    event_file_schema,
+)
+
+EVENT_FILE_EXAMPLE = {
+    "format": "rummitab-event-file",
+    "format_version": 1,
+    "exported_at": "2026-12-05T18:02:11Z",
+    "generator": "Rummitab",
+    "tournament": {
+        "slug": "club-open",
+        "name": "Club Open",
+        "status": "finished",
+        "rules": {"preset": "standard", "joker_penalty": 30, "turn_seconds": 60},
+        "ranking": ["games_won", "score"],
+        "table_size": 4,
+        "games_per_table": None,
+        "rounds_planned": 4,
+        "target_score": None,
+        "results_need_confirmation": False,
+        "club_avoidance": "weighted",
+        "public": True,
+        "missed_rounds": "not_played",
+        "forfeit_rule": "shared",
+        "credit_substitute_games": False,
+        "starts_on": "2026-12-05",
+        "rated": False,
+        "first_result_at": "2026-12-05T14:10:00Z",
+        "club": None,
+    },
+    "players": [
+        {
+            "number": 1,
+            "name": "Ada Peretz",
+            "club": "Haifa RC",
+            "rating": None,
+            "status": "active",
+            "member": None,
+            "fixed_table": None,
+            "joined_round": None,
+            "registered_at": "2026-12-01T10:00:00Z",
+            "lot": 91847362514,
+        }
+    ],
+    "absences": [],
+    "stages": [],
+    "rounds": [
+        {
+            "number": 1,
+            "method": "random",
+            "seed": 42,
+            "quality": {"repeat_pairs": 0},
+            "created_at": "2026-12-05T14:00:00Z",
+            "ends_at": None,
+            "tables": [
+                {
+                    "number": 1,
+                    "seats": [{"position": 1, "player": 1, "absent_from": None, "absence": ""}],
+                    "games": [
+                        {
+                            "number": 1,
+                            "starter_position": 1,
+                            "results": [
+                                {
+                                    "version": 1,
+                                    "end": "rummikub",
+                                    "status": "confirmed",
+                                    "submitted_by": "bob",
+                                    "submitted_at": "2026-12-05T14:10:00Z",
+                                    "confirmed_by": "bob",
+                                    "confirmed_at": "2026-12-05T14:10:00Z",
+                                    "racks": [
+                                        {
+                                            "player": 1,
+                                            "tiles": "",
+                                            "points": 0,
+                                            "tile_count": 0,
+                                            "jokers": 0,
+                                            "no_meld": None,
+                                            "charge": 0,
+                                            "score": 61,
+                                            "winner": True,
+                                            "substitute": "",
+                                            "forfeit": False,
+                                        }
+                                    ],
+                                }
+                            ],
+                            "penalties": [],
+                            "extensions": [],
+                        }
+                    ],
+                }
+            ],
+        }
+    ],
+    "standings": {
+        "results_version": 12,
+        "ranking": ["games_won", "score"],
+        "rows": [
+            {
+                "rank": 1,
+                "player": 1,
+                "name": "Ada Peretz",
+                "status": "active",
+                "metrics": {"games_won": 1, "score": 61, "games_played": 1, "lot": 91847362514},
+            }
+        ],
+    },
+}
+
+
+SLUG_TAKEN = "a tournament with slug 'club-open' already exists."
+
+
+class EventFileSchemaView(APIView):
+    permission_classes = [AllowAny]
+    renderer_classes = [JSONRenderer]
+
+    @extend_schema(
+        tags=["event files"],
+        summary="Read the event file's JSON Schema",
+        description="The JSON Schema (draft 2020-12) of the open event file, format version "
+        "1, exactly as kept in the repository (`games/schemas/event-file-1.schema.json`); "
+        "its descriptions document every member.",
+        responses={
+            200: OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                examples=[
+                    OpenApiExample(
+                        "Schema",
+                        value={
+                            "$schema": "https://json-schema.org/draft/2020-12/schema",
+                            "title": "Rummitab open event file, format version 1",
+                            "type": "object",
+                        },
+                    )
+                ],
+            )
+        },
+    )
+    def get(self, request: Any) -> Response:
+        return Response(event_file_schema(), content_type="application/schema+json")
+
+
+class EventFileView(TournamentScoped, APIView):
+    renderer_classes = [JSONRenderer]
+
+    @extend_schema(
+        tags=["event files"],
+        summary="Export the tournament as an event file",
+        description="The whole tournament as one JSON document valid against "
+        "`/api/v1/event-file.schema.json`: rules and ranking, players (by start number), "
+        "rounds with tables, seats and games, every result version with its racks, "
+        "penalties (voided ones too), time extensions, absences and the standings of the "
+        "current results version. `stages` is reserved (always empty in version 1). Anyone "
+        "who may see the tournament may export it; it comes as a download "
+        "(`Content-Disposition: attachment`).",
+        responses={
+            200: OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                examples=[OpenApiExample("Event file", value=EVENT_FILE_EXAMPLE)],
+            ),
+            **errors(404),
+        },
+    )
+    def get(self, request: Any, slug: str) -> Response:
+        filename = f"{self.tournament.slug}.event.json"
+        return Response(
+            event_file_export(self.tournament),
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
+
+
+class EventFileImportIn(StrictInput):
+    file = serializers.FileField(
+        help_text=f"The event file: UTF-8 JSON, at most {MAX_EVENT_FILE_BYTES // 1024**2} MiB."
+    )
+    slug = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=60,
+        help_text="The new tournament's slug; empty: the document's `tournament.slug`.",
+    )
+
+
+class ImportedOut(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    players = serializers.IntegerField(help_text="Players registered.")
+    rounds = serializers.IntegerField(help_text="Rounds created.")
+
+
+class EventFileImportView(APIView):
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        tags=["event files"],
+        summary="Import an event file as a new tournament",
+        description="Any signed-in user may import; they become the new tournament's "
+        "organiser. The file (multipart field `file`) must be valid against the event "
+        "file's JSON Schema and its references must hold (start numbers that exist, one "
+        "confirmed version per game, ...): a 400 names the JSON path of each problem, e.g. "
+        '`{"players": [{}, {"number": ["\'two\' is not of type \'integer\'"]}]}`. A '
+        "slug already taken is a 409 naming `tournament.slug` (give another as `slug`). "
+        "Accounts do not travel: the importing user is stamped as who "
+        "entered, confirmed, recorded and voided everything, with the document's times. "
+        "The standings are recomputed from the results and come out the same, ties "
+        "included (each player's `lot` is kept).",
+        request={"multipart/form-data": EventFileImportIn},
+        responses={201: ImportedOut, **errors(400, 401, 403, 409)},
+        examples=[
+            OpenApiExample(
+                "Imported",
+                value={"slug": "club-open", "name": "Club Open", "players": 24, "rounds": 4},
+                response_only=True,
+                status_codes=["201"],
+            ),
+            OpenApiExample(
+                "Slug taken",
+                value={"tournament": {"slug": [SLUG_TAKEN]}},
+                response_only=True,
+                status_codes=["409"],
+            ),
+        ],
+    )
+    def post(self, request: Any) -> Response:
+        data = valid(EventFileImportIn, request.data)
+        document = event_file_read(data["file"].read(MAX_EVENT_FILE_BYTES + 1))
+        tournament = event_file_import(
+            by=request.user, document=document, slug=data.get("slug") or None
+        )
+        return Response(
+            {
+                "slug": tournament.slug,
+                "name": tournament.name,
+                "players": tournament.players.count(),
+                "rounds": tournament.rounds.count(),
+            },
+            status=status.HTTP_201_CREATED,
+        )

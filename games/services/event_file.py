@@ -1,0 +1,631 @@
+"""The open event file: a whole tournament as one JSON document, written and read back.
+
+Terms:
+* event file — one JSON document (`format: rummitab-event-file`, `format_version: 1`)
+  holding a tournament's rules and ranking, players, rounds with tables, seats and games,
+  every version of every result with its racks, penalties (voided ones too), time
+  extensions, check-in absences and the standings. Its JSON Schema is
+  `games/schemas/event-file-1.schema.json` (draft 2020-12), served at
+  `/api/v1/event-file.schema.json`; the schema's descriptions document every member.
+* start number — how the document refers to a player everywhere (never a database id),
+  so a document written by another tool needs no ids of ours.
+* stages — reserved: always an empty list in version 1 (stages come later without
+  changing the format's shape).
+
+Decisions where RULES.md is silent:
+* Accounts do not travel. The document names who entered, confirmed, recorded or voided
+  something by username, for the record; an import stamps the importing user in every
+  such place (the original names stay in the document the organiser keeps) and keeps
+  every timestamp. Staff, invitations, table links and seating plans are not exported.
+* Club and member links are informative: an import links a player to no member and holds
+  the tournament under no club, and is never `rated` (its games were rated, if at all,
+  where they were played).
+* Each player's tie-breaking lot travels with them (`Player.lot`), so the imported
+  tournament ranks its ties exactly as the original did: the same standings, row for row.
+* The document's standings are derived data: an import recomputes them from the results
+  (the round-trip test checks that they come out the same) and does not read them.
+* Who may import: any signed-in user, who becomes the new tournament's organiser, as for
+  creating a tournament. A slug already taken is a 409 naming `tournament.slug` (unless
+  another slug is given); a document that fails the schema, or whose references do not
+  hold (a seat for an unknown start number, two confirmed versions of one game, ...), is a
+  400 naming the JSON path of each problem. Nothing is saved then.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.text import slugify
+from jsonschema import Draft202012Validator, FormatChecker
+
+from scoring.errors import Conflict, RuleError, raise_all
+from scoring.rules import RuleSet
+from scoring.standings import validate_ranking
+from tournaments.events import results_changed
+from tournaments.models import Absence, Player, Round, StaffMember, Tournament
+from tournaments.permissions import User
+from tournaments.services.validation import max_length_of, signed_in_or_none, stamp_history_user
+
+from ..models import Extension, Game, Penalty, RackEntry, Result, Seat, Table
+from .standings import standings_recompute
+
+FORMAT = "rummitab-event-file"
+FORMAT_VERSION = 1
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "event-file-1.schema.json"
+GENERATOR = "Rummitab"
+# The largest event file an import reads (a weekend open of 200 players is some 3 MiB).
+MAX_EVENT_FILE_BYTES = 16 * 1024 * 1024
+# The most schema problems one answer lists (a person fixes the first ones and retries).
+MAX_SCHEMA_ERRORS = 20
+
+TOURNAMENT_FIELDS = (
+    "name", "status", "rules", "ranking", "table_size", "games_per_table", "rounds_planned",
+    "target_score", "results_need_confirmation", "club_avoidance", "public", "missed_rounds",
+    "forfeit_rule", "credit_substitute_games",
+)  # fmt: skip
+RACK_FIELDS = (
+    "tiles", "points", "tile_count", "jokers", "no_meld", "charge", "score", "winner",
+    "substitute", "forfeit",
+)  # fmt: skip
+
+
+@cache
+def event_file_schema() -> dict[str, Any]:
+    """The JSON Schema of the event file, as kept in the repository."""
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def _when(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat().replace("+00:00", "Z")
+
+
+def _username(user: Any) -> str | None:
+    return None if user is None else user.username
+
+
+# --- export -------------------------------------------------------------------------------
+
+
+def event_file_export(tournament: Tournament) -> dict[str, Any]:
+    """The tournament as an event file. Not checked here: who may read it (anyone who
+    may see the tournament; the views check that). The standings are those of the
+    current results version (computed and stored now if no snapshot has it yet)."""
+    snapshot = standings_recompute(tournament_id=tournament.pk)
+    assert snapshot is not None
+    players = list(tournament.players.select_related("member").order_by("pk"))
+    number = {p.pk: p.number for p in players}
+    lots = {row["player"]["id"]: row["metrics"]["lot"] for row in snapshot.rows}
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "exported_at": _when(timezone.now()),
+        "generator": GENERATOR,
+        "tournament": _tournament_out(tournament),
+        "players": [_player_out(p, lots[p.pk]) for p in players],
+        "absences": [
+            {"round": a.round_number, "player": number[a.player_id]}
+            for a in Absence.objects.filter(tournament=tournament).order_by(
+                "round_number", "player__number"
+            )
+        ],
+        "stages": [],
+        "rounds": _rounds_out(tournament, number),
+        "standings": {
+            "results_version": snapshot.computed_version,
+            "ranking": list(snapshot.ranking),
+            "rows": [_standing_out(row) for row in snapshot.rows],
+        },
+    }
+
+
+def _tournament_out(tournament: Tournament) -> dict[str, Any]:
+    club = tournament.club
+    return {
+        "slug": tournament.slug,
+        **{field: getattr(tournament, field) for field in TOURNAMENT_FIELDS},
+        "starts_on": None if tournament.starts_on is None else tournament.starts_on.isoformat(),
+        "rated": tournament.rated,
+        "first_result_at": _when(tournament.first_result_at),
+        "club": None if club is None else {"slug": club.slug, "name": club.name},
+    }
+
+
+def _player_out(player: Player, lot: int) -> dict[str, Any]:
+    member = player.member
+    return {
+        "number": player.number,
+        "name": player.name,
+        "club": player.club,
+        "rating": player.rating,
+        "status": player.status,
+        "member": None if member is None else {"code": member.code, "name": member.name},
+        "fixed_table": player.fixed_table,
+        "joined_round": player.joined_round,
+        "registered_at": _when(player.registered_at),
+        "lot": lot,
+    }
+
+
+def _standing_out(row: dict[str, Any]) -> dict[str, Any]:
+    out = {
+        "rank": row["rank"],
+        "player": row["player"]["number"],
+        "name": row["player"]["name"],
+        "status": row["player"]["status"],
+        "metrics": row["metrics"],
+    }
+    if row.get("notes"):
+        out["notes"] = row["notes"]
+    return out
+
+
+def _by(rows: Iterable[Any], key: str) -> dict[int, list[Any]]:
+    grouped: dict[int, list[Any]] = defaultdict(list)
+    for row in rows:
+        grouped[getattr(row, key)].append(row)
+    return grouped
+
+
+def _rounds_out(tournament: Tournament, number: dict[int, int]) -> list[dict[str, Any]]:
+    """Every round with its tables, seats, games, results, racks, penalties and extensions:
+    one query per kind, whatever the size."""
+    in_tournament = {"table__round__tournament": tournament}
+    tables = _by(Table.objects.filter(round__tournament=tournament), "round_id")
+    seats = _by(Seat.objects.filter(round__tournament=tournament), "table_id")
+    games = _by(Game.objects.filter(**in_tournament), "table_id")
+    results = _by(
+        Result.objects.filter(game__table__round__tournament=tournament).select_related(
+            "submitted_by", "confirmed_by"
+        ),
+        "game_id",
+    )
+    racks = _by(
+        RackEntry.objects.filter(result__game__table__round__tournament=tournament), "result_id"
+    )
+    penalties = _by(
+        Penalty.objects.filter(game__table__round__tournament=tournament)
+        .select_related("recorded_by", "voided_by")
+        .order_by("recorded_at", "pk"),
+        "game_id",
+    )
+    extensions = _by(Extension.objects.filter(game__table__round__tournament=tournament), "game_id")
+
+    def game_out(game: Game) -> dict[str, Any]:
+        return {
+            "number": game.number,
+            "starter_position": game.starter_position,
+            "results": [_result_out(r, racks[r.pk], number) for r in results[game.pk]],
+            "penalties": [_penalty_out(p, number) for p in penalties[game.pk]],
+            "extensions": [
+                {"player": number[e.player_id], "used": e.used} for e in extensions[game.pk]
+            ],
+        }
+
+    def table_out(table: Table) -> dict[str, Any]:
+        return {
+            "number": table.number,
+            "seats": [_seat_out(s, number) for s in seats[table.pk]],
+            "games": [game_out(g) for g in games[table.pk]],
+        }
+
+    return [
+        {
+            "number": r.number,
+            "method": r.method,
+            "seed": r.seed,
+            "quality": r.quality,
+            "created_at": _when(r.created_at),
+            "ends_at": _when(r.ends_at),
+            "tables": [table_out(t) for t in tables[r.pk]],
+        }
+        for r in tournament.rounds.order_by("number")
+    ]
+
+
+def _seat_out(seat: Seat, number: dict[int, int]) -> dict[str, Any]:
+    return {
+        "position": seat.position,
+        "player": number[seat.player_id],
+        "absent_from": seat.absent_from,
+        "absence": seat.absence,
+    }
+
+
+def _result_out(result: Result, racks: list[RackEntry], number: dict[int, int]) -> dict:
+    return {
+        "version": result.version,
+        "end": result.end,
+        "status": result.status,
+        "submitted_by": _username(result.submitted_by),
+        "submitted_at": _when(result.submitted_at),
+        "confirmed_by": _username(result.confirmed_by),
+        "confirmed_at": _when(result.confirmed_at),
+        "racks": [
+            {"player": number[rack.player_id], **{f: getattr(rack, f) for f in RACK_FIELDS}}
+            for rack in racks
+        ],
+    }
+
+
+def _penalty_out(penalty: Penalty, number: dict[int, int]) -> dict[str, Any]:
+    return {
+        "player": number[penalty.player_id],
+        "kind": penalty.kind,
+        "tiles_drawn": penalty.tiles_drawn,
+        "points": penalty.points,
+        "note": penalty.note,
+        "recorded_by": _username(penalty.recorded_by),
+        "recorded_at": _when(penalty.recorded_at),
+        "voided": penalty.voided,
+        "voided_by": _username(penalty.voided_by),
+        "voided_at": _when(penalty.voided_at),
+    }
+
+
+# --- checking a document ------------------------------------------------------------------
+
+
+# The schema's formats, checked as the import will read them (jsonschema's own date-time
+# check needs a package of its own, and would let a time without its zone through).
+FORMATS = FormatChecker(formats=())
+
+
+@FORMATS.checks("date-time", raises=ValueError)
+def _is_time(value: object) -> bool:
+    if not isinstance(value, str):
+        return True  # the schema's `type` says what is wrong
+    parsed = parse_datetime(value)
+    return parsed is not None and parsed.tzinfo is not None
+
+
+@FORMATS.checks("date", raises=ValueError)
+def _is_date(value: object) -> bool:
+    return not isinstance(value, str) or parse_date(value) is not None
+
+
+def schema_errors(document: object) -> list[RuleError]:
+    """What in `document` fails the schema, each named by its JSON path (at most
+    `MAX_SCHEMA_ERRORS`, in document order)."""
+    validator = Draft202012Validator(event_file_schema(), format_checker=FORMATS)
+    found = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.path])
+    return [RuleError(tuple(e.path), _short(e.message)) for e in found[:MAX_SCHEMA_ERRORS]]
+
+
+def _short(message: str, limit: int = 200) -> str:
+    """A schema message quotes the wrong value, which may be a whole object: cut it."""
+    return message if len(message) <= limit else message[: limit - 1] + "…"
+
+
+class _References:
+    """The checks a schema cannot make: unique numbers, start numbers that exist, one
+    confirmed version per game, racks of seated players, the database's own rules."""
+
+    def __init__(self, document: dict[str, Any]) -> None:
+        self.errors: list[RuleError] = []
+        self.numbers: set[int] = set()
+        for i, player in enumerate(document["players"]):
+            self._unique(self.numbers, player["number"], ("players", i, "number"))
+        absent: set[tuple[int, int]] = set()
+        for i, absence in enumerate(document["absences"]):
+            self._known(absence["player"], ("absences", i, "player"))
+            self._unique(absent, (absence["round"], absence["player"]), ("absences", i))
+        rounds: set[int] = set()
+        for i, round_ in enumerate(document["rounds"]):
+            self._unique(rounds, round_["number"], ("rounds", i, "number"))
+            self._round(round_, ("rounds", i))
+        for i, row in enumerate(document["standings"]["rows"]):
+            self._known(row["player"], ("standings", "rows", i, "player"))
+
+    def _unique(self, seen: set, value: Any, path: tuple) -> None:
+        if value in seen:
+            self.errors.append(RuleError(path, f"{value} appears twice."))
+        seen.add(value)
+
+    def _known(self, player: int, path: tuple) -> bool:
+        if player not in self.numbers:
+            self.errors.append(RuleError(path, f"no player has start number {player}."))
+            return False
+        return True
+
+    def _round(self, round_: dict[str, Any], path: tuple) -> None:
+        tables: set[int] = set()
+        seated: set[int] = set()
+        for t, table in enumerate(round_["tables"]):
+            where = (*path, "tables", t)
+            self._unique(tables, table["number"], (*where, "number"))
+            at_table: set[int] = set()
+            positions: set[int] = set()
+            for s, seat in enumerate(table["seats"]):
+                self._seat(seat, (*where, "seats", s), positions, seated)
+                at_table.add(seat["player"])
+            games: set[int] = set()
+            for g, game in enumerate(table["games"]):
+                self._unique(games, game["number"], (*where, "games", g, "number"))
+                self._game(game, (*where, "games", g), at_table)
+
+    def _seat(self, seat: dict, path: tuple, positions: set[int], seated: set[int]) -> None:
+        self._unique(positions, seat["position"], (*path, "position"))
+        if self._known(seat["player"], (*path, "player")) and seat["player"] in seated:
+            self.errors.append(
+                RuleError((*path, "player"), f"player {seat['player']} has two seats.")
+            )
+        seated.add(seat["player"])
+        if (seat["absent_from"] is None) != (seat["absence"] == ""):
+            self.errors.append(
+                RuleError((*path, "absence"), "give absent_from and absence together.")
+            )
+
+    def _game(self, game: dict[str, Any], path: tuple, at_table: set[int]) -> None:
+        versions: set[int] = set()
+        confirmed = 0
+        for r, result in enumerate(game["results"]):
+            self._unique(versions, result["version"], (*path, "results", r, "version"))
+            confirmed += result["status"] == Result.Status.CONFIRMED
+            if confirmed > 1 and result["status"] == Result.Status.CONFIRMED:
+                self.errors.append(
+                    RuleError((*path, "results", r, "status"), "a second confirmed version.")
+                )
+            racked: set[int] = set()
+            for k, rack in enumerate(result["racks"]):
+                where = (*path, "results", r, "racks", k)
+                self._unique(racked, rack["player"], (*where, "player"))
+                self._at_table(rack["player"], (*where, "player"), at_table)
+                if rack["forfeit"] and rack["substitute"]:
+                    self.errors.append(
+                        RuleError((*where, "substitute"), "a forfeited seat has no substitute.")
+                    )
+        for p, penalty in enumerate(game["penalties"]):
+            self._penalty(penalty, (*path, "penalties", p), at_table)
+        extended: set[int] = set()
+        for e, extension in enumerate(game["extensions"]):
+            where = (*path, "extensions", e, "player")
+            self._unique(extended, extension["player"], where)
+            self._at_table(extension["player"], where, at_table)
+
+    def _at_table(self, player: int, path: tuple, at_table: set[int]) -> None:
+        if self._known(player, path) and player not in at_table:
+            self.errors.append(RuleError(path, f"player {player} is not seated at this table."))
+
+    def _penalty(self, penalty: dict[str, Any], path: tuple, at_table: set[int]) -> None:
+        self._at_table(penalty["player"], (*path, "player"), at_table)
+        sanction = penalty["kind"] == Penalty.Kind.SANCTION
+        if sanction != (penalty["points"] > 0):
+            self.errors.append(
+                RuleError((*path, "points"), "a sanction has points; other penalties none.")
+            )
+        if penalty["voided"] != (penalty["voided_at"] is not None):
+            self.errors.append(
+                RuleError((*path, "voided_at"), "a voided penalty says when, only it.")
+            )
+
+
+def _rules_errors(tournament: dict[str, Any]) -> list[RuleError]:
+    errors: list[RuleError] = []
+    try:
+        RuleSet.from_dict(tournament["rules"])
+    except RuleError as exc:
+        errors += [RuleError(("tournament", *e.path), e.message) for e in exc.flatten()]
+    except TypeError as exc:
+        errors.append(RuleError(("tournament", "rules"), str(exc)))
+    try:
+        validate_ranking(tournament["ranking"], ("tournament", "ranking"))
+    except RuleError as exc:
+        errors.append(exc)
+    return errors
+
+
+def event_file_problems(document: object) -> list[RuleError]:
+    """Everything wrong with `document` as an event file (empty: it can be imported)."""
+    errors = schema_errors(document)
+    if errors:
+        return errors
+    assert isinstance(document, dict)
+    return _rules_errors(document["tournament"]) + _References(document).errors
+
+
+# --- import -------------------------------------------------------------------------------
+
+
+def event_file_read(data: bytes) -> object:
+    """The document in an uploaded file: UTF-8 JSON, at most `MAX_EVENT_FILE_BYTES`."""
+    if len(data) > MAX_EVENT_FILE_BYTES:
+        raise RuleError("file", f"is larger than {MAX_EVENT_FILE_BYTES // (1024 * 1024)} MiB.")
+    try:
+        return json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise RuleError("file", "is not UTF-8 text.") from None
+    except json.JSONDecodeError as exc:
+        raise RuleError("file", f"is not JSON: {exc.msg} at line {exc.lineno}.") from None
+
+
+def _time(value: str | None) -> datetime | None:
+    return None if value is None else parse_datetime(value)
+
+
+@transaction.atomic
+def event_file_import(*, by: User, document: object, slug: str | None = None) -> Tournament:
+    """A new tournament from an event file, `by` its organiser; under `slug` when given,
+    else under the document's. One transaction: nothing is saved unless all of it is."""
+    if signed_in_or_none(by) is None or not getattr(by, "is_active", False):
+        raise PermissionDenied("Sign in to import a tournament.")
+    if slug and (slugify(slug) != slug or len(slug) > max_length_of(Tournament, "slug")):
+        raise RuleError("slug", "use lowercase letters, digits and hyphens only.")
+    raise_all(event_file_problems(document))
+    assert isinstance(document, dict)
+    data = document["tournament"]
+    slug = slug or data["slug"]
+    taken = Conflict(("tournament", "slug"), f"a tournament with slug '{slug}' already exists.")
+    if Tournament.objects.filter(slug=slug).exists():
+        raise taken
+    tournament = stamp_history_user(
+        Tournament(
+            slug=slug,
+            **{field: data[field] for field in TOURNAMENT_FIELDS},
+            starts_on=parse_date(data["starts_on"]) if data["starts_on"] else None,
+            first_result_at=_time(data["first_result_at"] or _first_result(document)),
+        ),
+        by,
+    )
+    try:
+        with transaction.atomic():
+            tournament.save()
+    except IntegrityError:
+        raise taken from None  # taken meanwhile by a tournament created at the same moment
+    stamp_history_user(
+        StaffMember(tournament=tournament, user=by, role=StaffMember.Role.ORGANISER), by
+    ).save()
+    players = _players_in(tournament, document["players"])
+    Absence.objects.bulk_create(
+        Absence(tournament=tournament, round_number=a["round"], player=players[a["player"]])
+        for a in document["absences"]
+    )
+    _rounds_in(tournament, document["rounds"], players, by)
+    results_changed(tournament)
+    return tournament
+
+
+def _first_result(document: dict[str, Any]) -> str | None:
+    """When the first result was entered, for a document that does not say: the rules
+    of a tournament with results are frozen, whoever wrote the file."""
+    times = [
+        result["submitted_at"]
+        for round_ in document["rounds"]
+        for table in round_["tables"]
+        for game in table["games"]
+        for result in game["results"]
+    ]
+    return min(times, key=_time) if times else None
+
+
+def _players_in(tournament: Tournament, rows: list[dict[str, Any]]) -> dict[int, Player]:
+    players = Player.objects.bulk_create(
+        Player(
+            tournament=tournament,
+            **{f: row[f] for f in ("number", "name", "club", "rating", "status", "lot")},
+            fixed_table=row["fixed_table"],
+            joined_round=row["joined_round"],
+        )
+        for row in rows
+    )
+    _keep_times(players, "registered_at", (row["registered_at"] for row in rows))
+    return {p.number: p for p in players}
+
+
+def _keep_times(objects: list[Any], field: str, values: Iterator[str] | Iterable[str]) -> None:
+    """Put back the document's times where `auto_now_add` stamped the time of the import."""
+    if not objects:
+        return
+    for obj, value in zip(objects, values, strict=True):
+        setattr(obj, field, _time(value))
+    type(objects[0]).objects.bulk_update(objects, [field], batch_size=500)
+
+
+def _rounds_in(
+    tournament: Tournament, rows: list[dict[str, Any]], players: dict[int, Player], by: User
+) -> None:
+    """Rounds, then tables, seats and games, then results, racks, penalties and
+    extensions: one bulk insert per kind (ids come back from PostgreSQL and SQLite)."""
+    rounds = Round.objects.bulk_create(
+        Round(
+            tournament=tournament,
+            number=r["number"],
+            method=r["method"],
+            seed=r["seed"],
+            quality=r["quality"],
+            ends_at=_time(r["ends_at"]),
+            created_by=by,
+        )
+        for r in rows
+    )
+    _keep_times(rounds, "created_at", (r["created_at"] for r in rows))
+    pairs = [
+        (Table(round=round_, number=t["number"]), t)
+        for round_, r in zip(rounds, rows, strict=True)
+        for t in r["tables"]
+    ]
+    Table.objects.bulk_create(table for table, _ in pairs)
+    Seat.objects.bulk_create(
+        Seat(
+            table=table,
+            round_id=table.round_id,
+            player=players[s["player"]],
+            position=s["position"],
+            absent_from=s["absent_from"],
+            absence=s["absence"],
+        )
+        for table, t in pairs
+        for s in t["seats"]
+    )
+    games = [
+        (Game(table=table, number=g["number"], starter_position=g["starter_position"]), g)
+        for table, t in pairs
+        for g in t["games"]
+    ]
+    Game.objects.bulk_create(game for game, _ in games)
+    _results_in(games, players, by)
+    _penalties_in(games, players, by)
+    Extension.objects.bulk_create(
+        Extension(game=game, player=players[e["player"]], used=e["used"], recorded_by=by)
+        for game, g in games
+        for e in g["extensions"]
+    )
+
+
+def _results_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: User) -> None:
+    pairs = [
+        (
+            Result(
+                game=game,
+                version=r["version"],
+                end=r["end"],
+                status=r["status"],
+                submitted_by=by,
+                confirmed_by=by if r["confirmed_at"] else None,
+                confirmed_at=_time(r["confirmed_at"]),
+            ),
+            r,
+        )
+        for game, g in games
+        for r in g["results"]
+    ]
+    results = Result.objects.bulk_create(result for result, _ in pairs)
+    _keep_times(results, "submitted_at", (r["submitted_at"] for _, r in pairs))
+    RackEntry.objects.bulk_create(
+        RackEntry(
+            result=result,
+            player=players[rack["player"]],
+            **{f: rack[f] for f in RACK_FIELDS},
+        )
+        for result, r in pairs
+        for rack in r["racks"]
+    )
+
+
+def _penalties_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: User) -> None:
+    rows = [(game, p) for game, g in games for p in g["penalties"]]
+    penalties = Penalty.objects.bulk_create(
+        Penalty(
+            game=game,
+            player=players[p["player"]],
+            kind=p["kind"],
+            tiles_drawn=p["tiles_drawn"],
+            points=p["points"],
+            note=p["note"],
+            recorded_by=by,
+            voided=p["voided"],
+            voided_by=by if p["voided"] else None,
+            voided_at=_time(p["voided_at"]),
+        )
+        for game, p in rows
+    )
+    _keep_times(penalties, "recorded_at", (p["recorded_at"] for _, p in rows))
