@@ -26,7 +26,7 @@ from tournaments.models import Tournament
 from tournaments.web import csv_download, tournament_context, tournament_page, whole_number
 
 from ..exports import standings_csv as standings_csv_text
-from ..selectors import HIDE, StandingsTable, standings_table
+from ..selectors import HIDE, StandingsTable, standings_movement, standings_table
 from .caching import Conditional, cached
 
 
@@ -46,6 +46,35 @@ def _shown_standings(request: HttpRequest, tournament: Tournament) -> StandingsT
     )
 
 
+def _rows_with_movement(
+    tournament: Tournament, standings: StandingsTable, round_number: int | None
+) -> list[tuple[dict[str, Any], list[tuple[Any, Any]], int | None, int]]:
+    """Each shown row with its (column, value) pairs, its movement and that movement's size since the standings before the
+    last round (as on the projector): places gained, negative when lost, None in round 1
+    or for a player without an earlier rank. The page state names the last round, so a
+    new round also gives a new cached fragment."""
+    cells = standings.cells
+    movement = standings_movement(tournament, [row for row, _ in cells], round_number)
+    return [
+        (row, list(zip(standings.columns, values, strict=True)), moved, abs(moved or 0))
+        for (row, values), moved in zip(cells, movement, strict=True)
+    ]
+
+
+def _podium(
+    tournament: Tournament, standings: StandingsTable
+) -> list[tuple[dict[str, Any], list[tuple[Any, Any]]]]:
+    """The first three of a finished tournament, shown above its first page of standings
+    (places as ranked: two players tied for first both stand on the top step)."""
+    if tournament.status != Tournament.Status.FINISHED or standings.page != 1:
+        return []
+    return [
+        (row, list(zip(standings.columns[:2], values, strict=False)))
+        for row, values in standings.cells[:3]
+        if row["player"]["status"] != "withdrawn"
+    ]
+
+
 def _fragment(request: HttpRequest, tournament: Tournament, cond: Conditional) -> dict[str, Any]:
     """The rendered standings table (and whether it is paged), from the shared cache
     while the page state is the same; a stale table is rendered every time (it may be
@@ -56,7 +85,13 @@ def _fragment(request: HttpRequest, tournament: Tournament, cond: Conditional) -
         cond.refresh()
         html = render_to_string(
             "games/standings_fragment.html",
-            {"tournament": tournament, "standings": standings, "etag": cond.shared_etag},
+            {
+                "tournament": tournament,
+                "standings": standings,
+                "rows": _rows_with_movement(tournament, standings, cond.state.last_round_number),
+                "podium": _podium(tournament, standings),
+                "etag": cond.shared_etag,
+            },
         )
         return {
             "html": html,
