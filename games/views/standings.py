@@ -27,6 +27,7 @@ from tournaments.web import csv_download, tournament_context, tournament_page, w
 
 from ..exports import standings_csv as standings_csv_text
 from ..selectors import HIDE, StandingsTable, standings_movement, standings_table
+from ..services.standings import ranks_before_round
 from .caching import Conditional, cached
 
 
@@ -47,14 +48,21 @@ def _shown_standings(request: HttpRequest, tournament: Tournament) -> StandingsT
 
 
 def _rows_with_movement(
-    tournament: Tournament, standings: StandingsTable, round_number: int | None
+    tournament: Tournament, standings: StandingsTable, cond: Conditional
 ) -> list[tuple[dict[str, Any], list[tuple[Any, Any]], int | None, int]]:
-    """Each shown row with its (column, value) pairs, its movement and that movement's size since the standings before the
-    last round (as on the projector): places gained, negative when lost, None in round 1
-    or for a player without an earlier rank. The page state names the last round, so a
-    new round also gives a new cached fragment."""
+    """Each shown row with its (column, value) pairs, its movement since the standings
+    before the last round (as on the projector: places gained, negative when lost, None in
+    round 1 or for a player without an earlier rank) and the size of that movement. The
+    page state names the last round, so a new round also gives a new cached fragment; the
+    earlier ranks are kept in the shared cache at this state, for every page and way the
+    standings are shown (a recompute of the rounds before, done once)."""
     cells = standings.cells
-    movement = standings_movement(tournament, [row for row, _ in cells], round_number)
+    round_number = cond.state.last_round_number
+    before = None
+    if round_number and round_number > 1:
+        key = f"pages:{tournament.slug}:ranks-before:{cond.state.tag}"
+        before = cached(key, lambda: ranks_before_round(tournament, round_number))
+    movement = standings_movement(tournament, [row for row, _ in cells], round_number, before)
     return [
         (row, list(zip(standings.columns, values, strict=True)), moved, abs(moved or 0))
         for (row, values), moved in zip(cells, movement, strict=True)
@@ -88,7 +96,7 @@ def _fragment(request: HttpRequest, tournament: Tournament, cond: Conditional) -
             {
                 "tournament": tournament,
                 "standings": standings,
-                "rows": _rows_with_movement(tournament, standings, cond.state.last_round_number),
+                "rows": _rows_with_movement(tournament, standings, cond),
                 "podium": _podium(tournament, standings),
                 "etag": cond.shared_etag,
             },
