@@ -15,7 +15,7 @@ from games.selectors import standings_movement, standings_table
 from games.services.standings import standings_recompute
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
-from tests.web import as_user, text  # noqa: F401  (as_user is a fixture)
+from tests.web import text
 from tournaments.services.tournaments import tournament_update
 
 pytestmark = pytest.mark.django_db
