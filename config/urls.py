@@ -10,6 +10,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from config.health import health
+from config.webapp import favicon, manifest
 
 # Password reset sends a link by mail: offered only when the site can send mail.
 PASSWORD_RESET = bool(settings.EMAIL_HOST)
@@ -53,6 +54,8 @@ if PASSWORD_RESET:
 urlpatterns = [
     # For load balancers and monitoring (config/health.py): not under the throttled API.
     path("health/", health, name="health"),
+    path("manifest.webmanifest", manifest, name="webmanifest"),
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("config.api_urls")),
     # The web pages (templates/): sign-in, then each app's pages.

@@ -520,14 +520,19 @@ def page_state(tournament: Tournament) -> PageState:
 
 
 def standings_movement(
-    tournament: Tournament, rows: list[dict[str, Any]], round_number: int | None
+    tournament: Tournament,
+    rows: list[dict[str, Any]],
+    round_number: int | None,
+    before: dict[int, int] | None = None,
 ) -> list[int | None]:
     """For each row, places gained (positive) or lost since the standings before round
     `round_number` (the current one); None when there is nothing to compare with (no
-    round before, or a player who had no rank then)."""
+    round before, or a player who had no rank then). `before`: those earlier ranks if the
+    caller has them already (`ranks_before_round`, kept in a cache by the pages)."""
     if not round_number or round_number < 2:
         return [None] * len(rows)
-    before = ranks_before_round(tournament, round_number)
+    if before is None:
+        before = ranks_before_round(tournament, round_number)
     return [
         before[row["player"]["id"]] - row["rank"] if row["player"]["id"] in before else None
         for row in rows

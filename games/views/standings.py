@@ -29,8 +29,9 @@ from tournaments.web import csv_download, tournament_context, tournament_page, w
 
 from ..exports import ranking_csv as ranking_csv_text
 from ..exports import standings_csv as standings_csv_text
-from ..selectors import HIDE, StandingsTable, standings_table
+from ..selectors import HIDE, StandingsTable, standings_movement, standings_table
 from ..services.event_file import event_file_export
+from ..services.standings import ranks_before_round
 from .caching import Conditional, cached
 
 
@@ -50,6 +51,42 @@ def _shown_standings(request: HttpRequest, tournament: Tournament) -> StandingsT
     )
 
 
+def _rows_with_movement(
+    tournament: Tournament, standings: StandingsTable, cond: Conditional
+) -> list[tuple[dict[str, Any], list[tuple[Any, Any]], int | None, int]]:
+    """Each shown row with its (column, value) pairs, its movement since the standings
+    before the last round (as on the projector: places gained, negative when lost, None in
+    round 1 or for a player without an earlier rank) and the size of that movement. The
+    page state names the last round, so a new round also gives a new cached fragment; the
+    earlier ranks are kept in the shared cache at this state, for every page and way the
+    standings are shown (a recompute of the rounds before, done once)."""
+    cells = standings.cells
+    round_number = cond.state.last_round_number
+    before = None
+    if round_number and round_number > 1:
+        key = f"pages:{tournament.slug}:ranks-before:{cond.state.tag}"
+        before = cached(key, lambda: ranks_before_round(tournament, round_number))
+    movement = standings_movement(tournament, [row for row, _ in cells], round_number, before)
+    return [
+        (row, list(zip(standings.columns, values, strict=True)), moved, abs(moved or 0))
+        for (row, values), moved in zip(cells, movement, strict=True)
+    ]
+
+
+def _podium(
+    tournament: Tournament, standings: StandingsTable
+) -> list[tuple[dict[str, Any], list[tuple[Any, Any]]]]:
+    """The first three of a finished tournament, shown above its first page of standings
+    (places as ranked: two players tied for first both stand on the top step)."""
+    if tournament.status != Tournament.Status.FINISHED or standings.page != 1:
+        return []
+    return [
+        (row, list(zip(standings.columns[:2], values, strict=False)))
+        for row, values in standings.cells[:3]
+        if row["player"]["status"] != "withdrawn"
+    ]
+
+
 def _fragment(request: HttpRequest, tournament: Tournament, cond: Conditional) -> dict[str, Any]:
     """The rendered standings table (and whether it is paged), from the shared cache
     while the page state is the same; a stale table is rendered every time (it may be
@@ -60,7 +97,13 @@ def _fragment(request: HttpRequest, tournament: Tournament, cond: Conditional) -
         cond.refresh()
         html = render_to_string(
             "games/standings_fragment.html",
-            {"tournament": tournament, "standings": standings, "etag": cond.shared_etag},
+            {
+                "tournament": tournament,
+                "standings": standings,
+                "rows": _rows_with_movement(tournament, standings, cond),
+                "podium": _podium(tournament, standings),
+                "etag": cond.shared_etag,
+            },
         )
         return {
             "html": html,

@@ -38,7 +38,7 @@
       chips: el.querySelector("[data-chips]"),
       sum: el.querySelector("[data-rack-sum]"),
       totals: el.querySelectorAll(".totals input"),
-      name: el.querySelector("[data-rack-pick]").getAttribute("aria-label").replace(/^Tiles of /, ""),
+      name: el.querySelector("[data-rack-pick]").dataset.name,
     };
   });
   var winner = form.querySelector("select[name$='-winner']");

@@ -152,7 +152,17 @@ def test_three_mistakes_are_shown_at_once_at_the_top(new_page, table):
         "Player 4 (seat 4): points cannot be negative, got -3"
     )
     # Styled as an error, focused and scrolled into view, first thing in the game's form.
-    assert summary.evaluate("e => getComputedStyle(e).borderTopColor") == "rgb(160, 0, 0)"
+    border, danger = summary.evaluate(
+        """e => {
+          const probe = document.createElement("i");
+          probe.style.color = "var(--danger)";  // the design system's error colour
+          document.body.append(probe);
+          const danger = getComputedStyle(probe).color;
+          probe.remove();
+          return [getComputedStyle(e).borderTopColor, danger];
+        }"""
+    )
+    assert border == danger == "rgb(168, 20, 28)"
     assert page.evaluate("document.activeElement.classList.contains('error-summary')")
     box = summary.bounding_box()
     assert 0 <= box["y"] < 900 / 2, box

@@ -67,7 +67,7 @@ def test_a_bad_page_is_a_400_naming_it(client, large, query):
 def test_the_page_and_its_fragment_show_one_page_and_poll_it(as_user, large):  # noqa: F811
     page = text(as_user("anon").get(reverse("tournament-detail", kwargs={"slug": large.slug})))
     assert "Page 1 of 3" in page and f"{LARGE} players" in page
-    assert page.count('<td class="num">') >= STANDINGS_PAGE_SIZE  # the rank column
+    assert page.count('<td class="num rank">') >= STANDINGS_PAGE_SIZE  # the rank column
     live = reverse("standings-live", kwargs={"slug": large.slug})
     fragment = as_user("anon").get(live, {"page": "2"})
     html = text(fragment)

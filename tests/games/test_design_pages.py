@@ -1,0 +1,122 @@
+"""The visual design's markup: the tournament menu marks the page shown, the rounds sit in
+a disclosure; the standings carry movement since the last round, a finished tournament's
+podium, the full value names for phones; the site is installable (manifest, icons)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.urls import reverse
+
+from games.models import Game
+from games.selectors import standings_movement, standings_table
+from games.services.standings import standings_recompute
+from tests.factories import make_tournament, open_round
+from tests.games.helpers import enter_rummikub
+from tests.web import text
+from tournaments.services.tournaments import tournament_update
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def two_rounds(alice, bob):
+    """8 players, round 1 played whole, round 2 open with one game entered."""
+    tournament = make_tournament(alice, scorekeepers=[bob], players=8)
+    open_round(tournament, alice)
+    for game in Game.objects.filter(table__round__tournament=tournament):
+        enter_rummikub(game, bob)
+    open_round(tournament, alice, tables=[[8, 7, 6, 5], [4, 3, 2, 1]])
+    game = Game.objects.get(table__round__number=2, table__number=1, number=1)
+    enter_rummikub(game, bob)
+    standings_recompute(tournament_id=tournament.pk)
+    return tournament
+
+
+def page(client, name, tournament, **kwargs) -> str:
+    return text(client.get(reverse(name, kwargs={"slug": tournament.slug, **kwargs})))
+
+
+def current_links(html: str) -> list[str]:
+    return re.findall(r'<a href="([^"]+)" aria-current="page">', html)
+
+
+def test_the_menu_marks_the_page_shown_and_folds_the_rounds(as_user, two_rounds):
+    client = as_user("alice")
+    slug = two_rounds.slug
+    standings = page(client, "tournament-detail", two_rounds)
+    assert current_links(standings) == [f"/t/{slug}/"]
+    assert '<details class="menu">' in standings
+    assert ">Rounds<" in standings
+    round_two = page(client, "round-detail", two_rounds, round_number=2)
+    assert current_links(round_two) == [f"/t/{slug}/rounds/2/"]
+    assert '<summary class="current">Round 2<' in round_two
+    staff = page(client, "tournament-staff", two_rounds)
+    assert current_links(staff) == [f"/t/{slug}/staff/"]
+    # A table of round 2: the round is where the page is, not the page itself.
+    entry = page(client, "table-entry", two_rounds, round_number=2, table_number=1)
+    assert current_links(entry) == []
+    assert f'href="/t/{slug}/rounds/2/" aria-current="location"' in entry
+
+
+def test_the_standings_show_movement_since_the_last_round(client, two_rounds):
+    html = page(client, "tournament-detail", two_rounds)
+    table = standings_table(two_rounds)
+    moves = standings_movement(two_rounds, table.rows, 2)
+    assert any(moves), moves  # the reversed seating moved somebody
+    shown = re.findall(r'<td class="num rank">(\d+)\s*(?:<span class="move (\w+)")?', html)
+    assert [int(rank) for rank, _ in shown] == [row["rank"] for row in table.rows]
+    expected = ["up" if m and m > 0 else "down" if m else "same" if m == 0 else "" for m in moves]
+    assert [kind for _, kind in shown] == expected
+    # The live fragment, cached per page state, shows the same.
+    live = text(client.get(reverse("standings-live", kwargs={"slug": two_rounds.slug})))
+    assert live.count('class="move ') == html.count('class="move ')
+
+
+def test_round_one_shows_no_movement(client, alice):
+    tournament = make_tournament(alice, players=8)
+    open_round(tournament, alice)
+    html = page(client, "tournament-detail", tournament)
+    assert 'class="move ' not in html
+
+
+def test_a_finished_tournament_opens_with_its_podium(
+    client, alice, two_rounds, django_capture_on_commit_callbacks
+):
+    assert 'class="podium"' not in page(client, "tournament-detail", two_rounds)
+    with django_capture_on_commit_callbacks(execute=True):  # the pages' generation moves
+        tournament_update(tournament=two_rounds, by=alice, status="finished")
+    html = page(client, "tournament-detail", two_rounds)
+    assert '<span class="badge badge-finished">Finished</span>' in html
+    podium = re.search(r'<ol class="podium".*?</ol>', html, re.S).group(0)
+    first_three = [row["player"]["name"] for row in standings_table(two_rounds).rows[:3]]
+    assert re.findall(r'class="who"[^>]*>([^<]+)<', podium) == first_three
+    assert "Place 1:" in podium
+
+
+def test_phones_get_the_full_names_of_the_values(client, two_rounds):
+    html = page(client, "tournament-detail", two_rounds)
+    table = standings_table(two_rounds)
+    for column in table.columns:
+        assert f'<span class="cell-label" aria-hidden="true">{column.name} </span>' in html
+        assert f'<abbr title="{column.name}">{column.abbr}</abbr>' in html
+
+
+def test_the_site_is_installable(client):
+    response = client.get("/manifest.webmanifest")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/manifest+json"
+    manifest = response.json()
+    assert manifest["display"] == "standalone"
+    assert manifest["short_name"] == "Rummitab"
+    assert manifest["theme_color"] == "#0b2545"
+    sizes = {icon["sizes"] for icon in manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in manifest["icons"]:
+        assert finders.find(icon["src"].removeprefix("/static/")), icon["src"]
+    home = text(client.get("/"))
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in home
+    assert 'rel="icon"' in home and 'name="theme-color"' in home
+    assert client.get("/favicon.ico").status_code == 302
