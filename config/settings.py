@@ -363,6 +363,8 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "PlayerStatusEnum": "tournaments.models.Player.Status",
         "ResultStatusEnum": "games.models.Result.Status",
+        "PenaltyKindEnum": "games.models.Penalty.Kind",
+        "StageKindEnum": "tournaments.models.Stage.Kind",
     },
     # Swagger UI from the drf-spectacular-sidecar package: the docs work offline.
     "SWAGGER_UI_DIST": "SIDECAR",
