@@ -28,7 +28,8 @@ def two_rounds(alice, bob):
     open_round(tournament, alice)
     for game in Game.objects.filter(table__round__tournament=tournament):
         enter_rummikub(game, bob)
-    open_round(tournament, alice, tables=[[8, 7, 6, 5], [4, 3, 2, 1]])
+    ids = list(tournament.players.order_by("-number").values_list("id", flat=True))
+    open_round(tournament, alice, tables=[ids[:4], ids[4:]])  # start numbers 8..5, 4..1
     game = Game.objects.get(table__round__number=2, table__number=1, number=1)
     enter_rummikub(game, bob)
     standings_recompute(tournament_id=tournament.pk)
