@@ -37,7 +37,7 @@ def test_a_member_page_lists_events_and_draws_the_rating(client, league):
     member = league.club.members.get(name="Player 1")
     page = text(client.get(reverse("member-detail", args=[league.club.slug, member.pk])))
     assert page.count("Evening ") >= 2
-    assert "<svg" in page and "rating after each event" in page
+    assert "<svg" in page and "Rating after each event" in page and "after evening-2: " in page
     last = RatingChange.objects.filter(member=member).order_by("position").last()
     assert f"rating <strong>{last.shown}</strong> after 8 games" in page
 
