@@ -6,7 +6,7 @@ Terms:
   for it. Its `user` is a real user made for the link alone (inactive, no usable
   password), so results entered through it are attributed to "table 3, round 2" in
   their history; `tournaments.permissions` lets that user score at that table only.
-* token — ``signing.dumps([link id, version])`` with this module's salt and the site's
+* token — ``Signer.sign_object([link id, version])`` with this module's salt and the site's
   SECRET_KEY (Django's signing, not django-sesame: sesame expires a token by age and
   ties it to the user's password and last sign-in, while a table link ends with an event,
   the end of its round, and carries a scope, its table, that we check ourselves anyway —
@@ -35,14 +35,16 @@ SALT = "rummitab.table-link"
 
 
 def token_for(link: TableLink) -> str:
-    """The token printed (inside the link's address) on the table's sheet."""
-    return signing.dumps([link.pk, link.version], salt=SALT, compress=False)
+    """The token printed (inside the link's address) on the table's sheet. A plain
+    `Signer`, not `signing.dumps` (a `TimestampSigner`): the same link always has the same
+    address, whenever it is printed or redirected to."""
+    return signing.Signer(salt=SALT).sign_object([link.pk, link.version])
 
 
 def read_token(token: str) -> tuple[int, int] | None:
     """(link id, version) of a token signed by this site, or None for anything else."""
     try:
-        value = signing.loads(token, salt=SALT)
+        value = signing.Signer(salt=SALT).unsign_object(token)
     except signing.BadSignature:
         return None
     if (
