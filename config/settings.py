@@ -97,6 +97,9 @@ MIDDLEWARE = [
     "config.page_cache.PublicPageCache",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language of the switcher's cookie, else of the browser (after sessions, before
+    # common, as Django asks).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -151,6 +154,16 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
+# The languages the pages and the API speak (locale/<code>/LC_MESSAGES/django.po); a
+# person picks one with the switcher (a cookie), else the browser's Accept-Language.
+LANGUAGES = [
+    ("en", "English"),
+    ("nl", "Nederlands"),
+    ("de", "Deutsch"),
+    ("pl", "Polski"),
+    ("he", "עברית"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
