@@ -42,7 +42,13 @@ Decisions where RULES.md is silent
   decider is, in order: most wins in the final, then the higher sum of game scores in
   the final, then the winner of the last game the tied players did not share as winners.
   Still tied after that (same wins, same score, every game won together) is reported as
-  ``tied``: the organiser has one more game played — it is never decided by a coin here.
+  ``tied``: the organiser has one more game played — it is never decided by a coin here
+  — and the decider is asked again after each further game (beyond the cap, if need be).
+* Race to N, the final standings (``race_order``): the champion first, then the others in
+  the decider's order (most wins, then the score sum, then the last game won alone among
+  them); players it cannot part share a rank.
+* Race to N, games after the decision (a correction of an earlier game moved the
+  decision earlier) do not count: the state says how many (``surplus``), never an error.
 """
 
 from __future__ import annotations
@@ -221,6 +227,7 @@ def first_place(scores: Mapping[int, int]) -> int | None:
 # --- race to N -----------------------------------------------------------------------
 
 RaceStatus = Literal["running", "won", "decided", "tied"]
+DECIDED: tuple[RaceStatus, ...] = ("won", "decided")
 
 
 @dataclass(frozen=True)
@@ -233,11 +240,21 @@ class RaceGame:
 
 @dataclass(frozen=True)
 class RaceState:
+    """Where a race stands: ``status`` running, won (one player reached N), decided (by
+    the decider), tied (the decider could not part the tied players: one more game).
+    ``games`` counts the games that count (up to the decision); ``surplus`` the games
+    played after it (a correction moved the decision earlier), which do not count."""
+
     status: RaceStatus  # running, won (reached N), decided (by the decider), tied
     champion: int | None
     wins: dict[int, int]
     games: int
     tied: tuple[int, ...] = field(default=())
+    surplus: int = 0
+
+    @property
+    def over(self) -> bool:
+        return self.status in DECIDED
 
     def sentence(self, target: int) -> str:
         if self.status == "running":
@@ -252,7 +269,11 @@ class RaceState:
 def race(
     players: Collection[int], games: Sequence[RaceGame], *, target: int, cap: int
 ) -> RaceState:
-    """The state of a race-to-``target`` final after ``games``, capped at ``cap`` games."""
+    """The state of a race-to-``target`` final after ``games``, capped at ``cap`` games.
+
+    At the cap (or when several players reach ``target`` in one game) the decider
+    decides; when it cannot (``tied``), the next game is played and the decider asked
+    again after it. Games after the decision do not count: they are the ``surplus``."""
     if target < 1:
         raise RuleError("target", "a race is to at least 1 win")
     if cap < target:
@@ -264,14 +285,20 @@ def race(
         for player in game.winners:
             wins[player] += 1
         leaders = [p for p, w in wins.items() if w >= target]
-        over = number == cap
-        if leaders or over:
-            if number < len(games):
-                raise RuleError(
-                    ("games", number),
-                    f"the final was over after game {number}; no more games count",
-                )
-            return _decide(leaders or list(wins), wins, games, number, reached=bool(leaders))
+        if leaders or number >= cap:
+            state = _decide(
+                leaders or list(wins), dict(wins), games[:number], number, reached=bool(leaders)
+            )
+            if state.status == "tied" and number < len(games):
+                continue  # one more game was played: the decider is asked again after it
+            return RaceState(
+                state.status,
+                state.champion,
+                state.wins,
+                number,
+                state.tied,
+                len(games) - number,
+            )
     return RaceState("running", None, wins, len(games))
 
 
@@ -280,16 +307,54 @@ def _decide(
 ) -> RaceState:
     if reached and len(candidates) == 1:
         return RaceState("won", candidates[0], wins, n)
-    best = max(wins[p] for p in candidates)
-    tied = [p for p in candidates if wins[p] == best]
-    totals = {p: sum(g.scores.get(p, 0) for g in games) for p in tied}
-    top = max(totals.values())
-    tied = [p for p in tied if totals[p] == top]
-    for game in reversed(games):
-        alone = [p for p in tied if p in game.winners]
-        if len(alone) == 1:
-            tied = alone
-            break
+    tied = _decider(candidates, wins, games)
     if len(tied) == 1:
         return RaceState("decided", tied[0], wins, n)
     return RaceState("tied", None, wins, n, tuple(sorted(tied)))
+
+
+def _totals(games: Sequence[RaceGame]) -> dict[int, int]:
+    totals: dict[int, int] = {}
+    for game in games:
+        for player, score in game.scores.items():
+            totals[player] = totals.get(player, 0) + score
+    return totals
+
+
+def _decider(
+    candidates: list[int], wins: Mapping[int, int], games: Sequence[RaceGame]
+) -> list[int]:
+    """Who of ``candidates`` the decider keeps: most wins, then the highest sum of game
+    scores, then the winner of the last game they did not share as winners."""
+    best = max(wins[p] for p in candidates)
+    tied = [p for p in candidates if wins[p] == best]
+    totals = _totals(games)
+    top = max(totals.get(p, 0) for p in tied)
+    tied = [p for p in tied if totals.get(p, 0) == top]
+    for game in reversed(games):
+        alone = [p for p in tied if p in game.winners]
+        if len(alone) == 1:
+            return alone
+    return tied
+
+
+def race_order(
+    players: Collection[int], games: Sequence[RaceGame], state: RaceState
+) -> list[tuple[int, int]]:
+    """The final standings of a race: ``(rank, player)``, the champion first, then the
+    others in the decider's order (most wins, then the score sum, then the last game won
+    alone among them); players the decider cannot part share a rank. Only the games
+    that count (``state.games``) are weighed."""
+    counted = games[: state.games]
+    wins = state.wins
+    left = [p for p in players if p != state.champion]
+    ordered: list[list[int]] = [[state.champion]] if state.champion is not None else []
+    while left:
+        kept = _decider(left, wins, counted)
+        ordered.append(sorted(kept))
+        left = [p for p in left if p not in kept]
+    ranked: list[tuple[int, int]] = []
+    for group in ordered:
+        rank = len(ranked) + 1
+        ranked += [(rank, p) for p in group]
+    return ranked

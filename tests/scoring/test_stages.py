@@ -1,5 +1,7 @@
 """Tests of scoring.stages: cuts with ties, carry-over, placement points, race to N."""
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,6 +18,7 @@ from scoring.stages import (
     placement_points,
     places,
     race,
+    race_order,
 )
 from scoring.standings import lot_draw
 
@@ -208,10 +211,11 @@ def test_race_to_four_is_won_by_the_first_to_four():
 
 
 def test_no_game_counts_after_the_final_is_won():
+    # A correction of game 2 made player 1 the winner at game 2: game 3 is surplus.
     games = [won(1, 2), won(1, 2), won(2, 1)]
-    with pytest.raises(RuleError) as caught:
-        race([1, 2], games, target=2, cap=5)
-    assert caught.value.path == ("games", 2)
+    state = race([1, 2], games, target=2, cap=5)
+    assert (state.status, state.champion, state.games, state.surplus) == ("won", 1, 2, 1)
+    assert state.wins == {1: 2, 2: 0}
 
 
 def test_the_cap_goes_to_most_wins_then_score_then_the_last_game_won_alone():
@@ -264,3 +268,77 @@ def test_race_properties(winners, target):
             assert max(state.wins.values()) >= target or state.games == cap
             break
         assert max(state.wins.values()) < target and len(games) < cap
+
+
+# Race to N, table-driven: (winners of each game, target, cap) -> status, champion, games.
+RACES = [
+    # decided exactly at N: the fourth win of player 1 in game 4
+    ([1, 1, 1, 1], 4, 9, "won", 1, 4),
+    ([1, 2, 1, 2, 1, 2, 1], 4, 9, "won", 1, 7),
+    ([1, 2, 1, 2, 1, 2], 4, 9, "running", None, 6),
+    # the cap reached: most wins decides
+    ([1, 2, 1, 3], 3, 4, "decided", 1, 4),
+    # the cap reached with a tie in wins: the score sum (all equal here), then the last
+    # game won alone among the tied: player 2's game 2 (player 1 won game 1)
+    ([1, 2], 2, 2, "decided", 2, 2),
+    ([], 2, 3, "running", None, 0),
+]
+
+
+@pytest.mark.parametrize(("winners", "target", "cap", "status", "champion", "games"), RACES)
+def test_race_table(winners, target, cap, status, champion, games):
+    played = [won(w, *({1, 2, 3} - {w})) for w in winners]
+    state = race([1, 2, 3], played, target=target, cap=cap)
+    assert (state.status, state.champion, state.games) == (status, champion, games)
+    assert state.over == (status in ("won", "decided"))
+
+
+def test_a_tie_at_the_cap_plays_one_more_game_which_decides():
+    shared = RaceGame(frozenset({1, 2}), {1: 4, 2: 4, 3: -8})
+    state = race([1, 2, 3], [shared, shared], target=2, cap=2)
+    assert (state.status, state.tied) == ("tied", (1, 2))
+    state = race([1, 2, 3], [shared, shared, won(3, 1, 2)], target=2, cap=2)
+    assert state.status == "tied"  # 3 won but 1 and 2 still lead on wins, tied again
+    state = race([1, 2, 3], [shared, shared, won(2, 1, 3)], target=2, cap=2)
+    assert (state.status, state.champion, state.games) == ("decided", 2, 3)
+
+
+def test_a_correction_that_undoes_the_decision_reopens_the_race():
+    games = [won(1, 2, 3), won(1, 2, 3)]
+    assert race([1, 2, 3], games, target=2, cap=5).over
+    corrected = [won(1, 2, 3), won(3, 1, 2)]
+    state = race([1, 2, 3], corrected, target=2, cap=5)
+    assert (state.status, state.champion, state.wins) == ("running", None, {1: 1, 2: 0, 3: 1})
+
+
+def test_race_order_puts_the_champion_first_then_the_decider_order():
+    games = [won(1, 2, 3, 4), won(2, 1, 3, 4), won(1, 2, 3, 4), won(3, 1, 2, 4, score=30)]
+    state = race([1, 2, 3, 4], games, target=3, cap=4)
+    assert (state.status, state.champion) == ("decided", 1)
+    # 2 and 3 have one win each: 3's game scored more; 4 has none
+    assert race_order([1, 2, 3, 4], games, state) == [(1, 1), (2, 3), (3, 2), (4, 4)]
+
+
+def test_race_order_shares_a_rank_the_decider_cannot_part():
+    state = race([1, 2, 3], [], target=2, cap=3)
+    assert race_order([1, 2, 3], [], state) == [(1, 1), (1, 2), (1, 3)]
+
+
+@given(st.lists(st.sampled_from([1, 2, 3, 4]), max_size=20), st.integers(1, 4))
+def test_race_order_properties(winners, target):
+    """Every player once; ranks start at 1 and never fall; the champion (if any) alone
+    first; wins never rise down the list."""
+    games = [
+        RaceGame(frozenset({w}), {p: (9 if p == w else -3) for p in (1, 2, 3, 4)}) for w in winners
+    ]
+    state = race([1, 2, 3, 4], games, target=target, cap=target * 2)
+    order = race_order([1, 2, 3, 4], games, state)
+    assert sorted(p for _, p in order) == [1, 2, 3, 4]
+    assert order[0][0] == 1 and all(a[0] <= b[0] for a, b in itertools.pairwise(order))
+    if state.champion is not None:
+        assert order[0][1] == state.champion and order[1][0] == 2
+        rest = [state.wins[p] for _, p in order[1:]]
+    else:
+        rest = [state.wins[p] for _, p in order]
+    assert all(a >= b for a, b in itertools.pairwise(rest))
+    assert state.games + state.surplus == len(games)
