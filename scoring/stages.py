@@ -228,6 +228,7 @@ def first_place(scores: Mapping[int, int]) -> int | None:
 
 RaceStatus = Literal["running", "won", "decided", "tied"]
 DECIDED: tuple[RaceStatus, ...] = ("won", "decided")
+Decider = Literal["", "wins", "score", "last_game"]
 
 
 @dataclass(frozen=True)
@@ -251,6 +252,9 @@ class RaceState:
     games: int
     tied: tuple[int, ...] = field(default=())
     surplus: int = 0
+    # What parted the players when the decider was asked: "wins", "score", "last_game"
+    # ("" when nobody needed it: one player reached N alone, or still running or tied).
+    decider: Decider = ""
 
     @property
     def over(self) -> bool:
@@ -298,6 +302,7 @@ def race(
                 number,
                 state.tied,
                 len(games) - number,
+                state.decider,
             )
     return RaceState("running", None, wins, len(games))
 
@@ -307,9 +312,9 @@ def _decide(
 ) -> RaceState:
     if reached and len(candidates) == 1:
         return RaceState("won", candidates[0], wins, n)
-    tied = _decider(candidates, wins, games)
+    tied, how = _decider(candidates, wins, games)
     if len(tied) == 1:
-        return RaceState("decided", tied[0], wins, n)
+        return RaceState("decided", tied[0], wins, n, decider=how)
     return RaceState("tied", None, wins, n, tuple(sorted(tied)))
 
 
@@ -323,19 +328,24 @@ def _totals(games: Sequence[RaceGame]) -> dict[int, int]:
 
 def _decider(
     candidates: list[int], wins: Mapping[int, int], games: Sequence[RaceGame]
-) -> list[int]:
-    """Who of ``candidates`` the decider keeps: most wins, then the highest sum of game
-    scores, then the winner of the last game they did not share as winners."""
+) -> tuple[list[int], Decider]:
+    """Who of ``candidates`` the decider keeps, and which step parted them: most wins,
+    then the highest sum of game scores, then the winner of the last game they did not
+    share as winners."""
     best = max(wins[p] for p in candidates)
     tied = [p for p in candidates if wins[p] == best]
+    if len(tied) == 1:
+        return tied, "wins"
     totals = _totals(games)
     top = max(totals.get(p, 0) for p in tied)
     tied = [p for p in tied if totals.get(p, 0) == top]
+    if len(tied) == 1:
+        return tied, "score"
     for game in reversed(games):
         alone = [p for p in tied if p in game.winners]
         if len(alone) == 1:
-            return alone
-    return tied
+            return alone, "last_game"
+    return tied, ""
 
 
 def race_order(
@@ -350,7 +360,7 @@ def race_order(
     left = [p for p in players if p != state.champion]
     ordered: list[list[int]] = [[state.champion]] if state.champion is not None else []
     while left:
-        kept = _decider(left, wins, counted)
+        kept, _how = _decider(left, wins, counted)
         ordered.append(sorted(kept))
         left = [p for p in left if p not in kept]
     ranked: list[tuple[int, int]] = []

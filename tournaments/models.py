@@ -445,6 +445,10 @@ class Stage(models.Model):
     race_target = models.PositiveSmallIntegerField(null=True, blank=True)
     race_cap = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.UPCOMING)
+    # A side event (kind `side`): the main stage whose players not cut enter it.
+    side_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="side_stages"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     history = HistoricalRecords()
@@ -453,6 +457,12 @@ class Stage(models.Model):
         ordering = ["tournament", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="unique_stage_number"),
+            # A side event, and only a side event, names the stage it comes from.
+            models.CheckConstraint(
+                condition=Q(kind="side", side_of__isnull=False)
+                | (~Q(kind="side") & Q(side_of__isnull=True)),
+                name="stage_side_of_side_only",
+            ),
             models.CheckConstraint(condition=Q(number__gte=1), name="stage_number_positive"),
             models.CheckConstraint(
                 condition=Q(kind__in=["qualification", "semi_final", "final", "side"]),
@@ -468,11 +478,13 @@ class Stage(models.Model):
                 condition=Q(status__in=["upcoming", "running", "closed"]),
                 name="stage_status_choice",
             ),
-            # Stage 1 has no cut; every later stage has exactly one cut rule.
+            # Stage 1 and side events have no cut; every later stage has exactly one rule.
             models.CheckConstraint(
-                condition=Q(number=1, cut_top__isnull=True, cut_min_score__isnull=True)
+                condition=Q(cut_top__isnull=True, cut_min_score__isnull=True)
+                & (Q(number=1) | Q(kind="side"))
                 | (
                     Q(number__gte=2)
+                    & ~Q(kind="side")
                     & (
                         Q(cut_top__isnull=False, cut_min_score__isnull=True)
                         | Q(cut_top__isnull=True, cut_min_score__isnull=False)
@@ -492,6 +504,16 @@ class Stage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} stage {self.number} ({self.name})"
+
+    @property
+    def one_game_rounds(self) -> bool:
+        """Each round of this stage plays one game per table: it is re-seated every game,
+        or a race to N (every game counts on its own)."""
+        return self.reseat_every_game or self.race_target is not None
+
+    @property
+    def is_side(self) -> bool:
+        return self.kind == self.Kind.SIDE
 
 
 class StageEntry(models.Model):

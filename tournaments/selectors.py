@@ -60,7 +60,20 @@ def players_to_seat(tournament: Tournament, round_number: int) -> QuerySet[Playe
 def current_stage(tournament: Tournament) -> Stage | None:
     """The stage a round opened now belongs to: the first stage not closed (None for a
     tournament without stages, or once every stage is closed)."""
-    return tournament.stages.exclude(status=Stage.Status.CLOSED).order_by("number").first()
+    return (
+        tournament.stages.exclude(status=Stage.Status.CLOSED)
+        .exclude(kind=Stage.Kind.SIDE)
+        .order_by("number")
+        .first()
+    )
+
+
+def open_stages(tournament: Tournament) -> list[Stage]:
+    """The stages a round opened now may belong to: the current main stage and every side
+    event not closed, in order (two or more: the round must say which)."""
+    main = current_stage(tournament)
+    side = tournament.stages.filter(kind=Stage.Kind.SIDE).exclude(status=Stage.Status.CLOSED)
+    return sorted([*([main] if main else []), *side], key=lambda s: s.number)
 
 
 def stages_of(tournament: Tournament) -> list[Stage]:

@@ -37,8 +37,9 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, Subquery
+from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring.errors import Conflict, RuleError, raise_all
 from scoring.ratings import Rating
@@ -72,7 +73,7 @@ from tournaments.models import (
     Webhook,
 )
 from tournaments.permissions import User, require
-from tournaments.selectors import current_stage, players_to_seat
+from tournaments.selectors import open_stages, players_to_seat
 from tournaments.services.validation import (
     choice,
     signed_in_or_none,
@@ -82,7 +83,9 @@ from tournaments.services.validation import (
 from tournaments.services.webhooks import webhooks_emit
 
 from ..models import Game, Penalty, RatingChange, Result, Seat, Table
+from .gaps import RoundGaps, round_results_missing, tables_phrase
 from .locks import lock_tournament
+from .stages import require_stage_open_for_a_round, stage_game_words, stage_rows
 from .standings import standings_recompute
 
 MAX_SEED = 2**62
@@ -181,6 +184,7 @@ def _draw(
     active: Mapping[int, Player],
     tables: object,
     seed: int,
+    stage: Stage | None = None,
 ) -> Seating:
     """The round's seating by `method`, with its quality as the seating engine gives it.
     `active` are the players to seat (the present ones); their clubs and fixed tables
@@ -195,11 +199,20 @@ def _draw(
     if method == Round.Method.RANDOM:
         return seat_random(list(active), history, tournament.table_size, seed, **wishes)
     if method == Round.Method.SWISS:
-        ranked = ranked_players(tournament, active)
+        ranked = _ranked_in_stage(stage, active) or ranked_players(tournament, active)
         return seat_swiss(ranked, history, tournament.table_size, seed, **wishes)
     planned = _planned(tournament, number, list(active), history, seed)
     tables = [tuple(t) for t in place_fixed(planned.tables, wishes["fixed"])]
     return Seating(tables, planned.seed, "plan", quality(tables, history, clubs=clubs))
+
+
+def _ranked_in_stage(stage: Stage | None, active: Mapping[int, Player]) -> list[int]:
+    """A later stage (or side event) seats Swiss by its own standings (so a stage
+    re-seated every game is re-seated by how its games went); [] for stage 1 or none."""
+    if stage is None or stage.number == 1:
+        return []
+    ranked = [row.player.id for row in stage_rows(stage) if row.player.id in active]
+    return ranked + sorted(set(active) - set(ranked))
 
 
 def _clubs(players: Mapping[int, Player]) -> dict[int, str]:
@@ -283,6 +296,10 @@ class DrawPreview:
     table_sizes: str
     uneven: bool
     gaps: list[RoundGaps]
+    stage: Stage | None = None
+    # A stage playing one game per round: its game this round is (starter rotation).
+    stage_game: int = 0
+    stage_words: str = ""
 
     @property
     def needs_open_anyway(self) -> bool:
@@ -295,7 +312,11 @@ class DrawPreview:
     def starters(self, table_index: int) -> list[int]:
         """The player who starts each game of a table's series, game 1 first."""
         seats = self.tables[table_index]
-        return [seats[starter_of(n, len(seats)) - 1] for n in range(1, self.games[table_index] + 1)]
+        first = max(self.stage_game, 1)
+        return [
+            seats[starter_of(n, len(seats)) - 1]
+            for n in range(first, first + self.games[table_index])
+        ]
 
 
 def round_draw(
@@ -306,6 +327,7 @@ def round_draw(
     tables: object = None,
     seed: object = None,
     number: object = None,
+    stage: object = None,
 ) -> DrawPreview:
     """The draw that opening the next round would make, without opening it: a preview.
 
@@ -313,6 +335,8 @@ def round_draw(
     (drawn when not given; a new seed is a re-draw). With `tables` — a previewed draw sent
     back, maybe with seats swapped by hand — it checks and measures those tables instead.
     The preview also lists the earlier rounds' games without a confirmed result.
+    `stage` — the number of the stage the round belongs to, needed when two stages are
+    open at once (a side event beside the main stage; `_round_stage`).
 
     Saves nothing: it runs in a transaction that is always rolled back, so whatever the
     draw stores on the way (a planned schedule, a standings snapshot) is undone too.
@@ -321,8 +345,9 @@ def round_draw(
         require(by, tournament, "organise")
         require_open(tournament)
         number = _next_number(tournament, number)
-        seating = _seating(tournament, method, number, tables, seed)
-        preview = _preview(tournament, number, seating)
+        target = _round_stage(tournament, stage)
+        seating = _seating(tournament, method, number, tables, seed, target)
+        preview = _preview(tournament, number, seating, target)
         transaction.set_rollback(True)
     return preview
 
@@ -337,6 +362,7 @@ def round_open(
     seed: object = None,
     number: object = None,
     open_anyway: object = False,
+    stage: object = None,
 ) -> Round:
     """Open the next round: seat every present player (active and not checked in as
     absent for it) and create the tables' games.
@@ -356,7 +382,14 @@ def round_open(
     preview that went stale because another round was opened meanwhile.
 
     While an earlier round has games without a confirmed result, the round opens only with
-    `open_anyway` (else a `Conflict` on `open_anyway` that lists them).
+    `open_anyway` (else a `Conflict` on `open_anyway` that lists them); in stages, the
+    earlier rounds of the same stage.
+
+    `stage` (a stage number) says which stage the round belongs to; needed only when two
+    are open at once (`_round_stage`). A stage that is done (a race won, a re-seated stage
+    with all its games played) takes no more rounds: `Conflict` on `stage`. A stage
+    playing one game per round (`Stage.one_game_rounds`) gets one game per table, its
+    starter rotating with the stage's game number.
     """
     tournament = lock_tournament(tournament)
     require(by, tournament, "organise")
@@ -365,11 +398,11 @@ def round_open(
     if returned and number is None:
         raise RuleError("number", "send the previewed draw back with its round number.")
     number = _next_number(tournament, number)
-    _require_results_or_anyway(tournament, number, open_anyway)
-    seating = _seating(tournament, method, number, tables, seed)
+    stage = _round_stage(tournament, stage)
+    _require_results_or_anyway(tournament, number, open_anyway, stage)
+    seating = _seating(tournament, method, number, tables, seed, stage)
     method = seating.method
 
-    stage = current_stage(tournament)
     round_ = Round.objects.create(
         tournament=tournament,
         stage=stage,
@@ -379,7 +412,7 @@ def round_open(
         quality=_stored_quality(seating),
         created_by=signed_in_or_none(by),
     )
-    _seat(tournament, round_, seating.tables, by)
+    _seat(tournament, round_, seating.tables, by, _stage_game(stage))
     if stage is not None and stage.status == Stage.Status.UPCOMING:
         stage.status = Stage.Status.RUNNING
         stamp_history_user(stage, by).save(update_fields=["status"])
@@ -428,7 +461,49 @@ def _next_number(tournament: Tournament, number: object) -> int:
     return last + 1
 
 
-def _require_results_or_anyway(tournament: Tournament, number: int, open_anyway: object) -> None:
+def _round_stage(tournament: Tournament, stage: object) -> Stage | None:
+    """The stage a round opened now belongs to: the one open stage, or the one named by
+    `stage` (its number) when several are open — the main stage and a side event.
+    Missing while two are open, or naming a stage that is not open: `RuleError` on
+    `stage`. A stage that is done refuses: `Conflict` on `stage`."""
+    candidates = open_stages(tournament)
+    if stage is None or stage == "":
+        if len(candidates) > 1:
+            names = ", ".join(f"{s.number} ({s.name})" for s in candidates)
+            raise RuleError(
+                "stage",
+                _("two stages are open (%(stages)s): say which one the round belongs to.")
+                % {"stages": names},
+            )
+        chosen = candidates[0] if candidates else None
+    else:
+        number = whole_number_between("stage", stage, low=1, high=1000, nullable=False)
+        chosen = next((s for s in candidates if s.number == number), None)
+        if chosen is None:
+            raise RuleError(
+                "stage",
+                _("stage %(number)s is not open for a round; open: %(stages)s.")
+                % {
+                    "number": number,
+                    "stages": ", ".join(str(s.number) for s in candidates) or "-",
+                },
+            )
+    if chosen is not None:
+        require_stage_open_for_a_round(chosen)
+    return chosen
+
+
+def _stage_game(stage: Stage | None) -> int:
+    """The game of `stage` the next round plays, for a stage of one game per round (the
+    starter rotates with it); 0 for any other round."""
+    if stage is None or not stage.one_game_rounds:
+        return 0
+    return stage.rounds.count() + 1
+
+
+def _require_results_or_anyway(
+    tournament: Tournament, number: int, open_anyway: object, stage: Stage | None = None
+) -> None:
     """Refuse to open round `number` over earlier games without a confirmed result unless
     the organiser said to open anyway: a player of an unfinished table would be seated in
     two rounds at once."""
@@ -436,7 +511,7 @@ def _require_results_or_anyway(tournament: Tournament, number: int, open_anyway:
         raise RuleError("open_anyway", "must be true or false.")
     if open_anyway:
         return
-    gaps = round_results_missing(tournament, number)
+    gaps = round_results_missing(tournament, number, stage)
     if gaps:
         raise Conflict(
             "open_anyway",
@@ -446,23 +521,27 @@ def _require_results_or_anyway(tournament: Tournament, number: int, open_anyway:
         )
 
 
-def _players_to_seat(tournament: Tournament, number: int) -> dict[int, Player]:
+def _players_to_seat(tournament: Tournament, number: int, stage: Stage | None) -> dict[int, Player]:
     """The players round `number` seats, by id: the present ones (check-in); in a stage
-    after the first, only the stage's entrants (its cut, `StageEntry`)."""
+    after the first (or a side event), only the stage's entrants (`StageEntry`)."""
     players = players_to_seat(tournament, number)
-    stage = current_stage(tournament)
     if stage is not None and stage.number > 1:
         players = players.filter(stage_entries__stage=stage)
     return {p.id: p for p in players}
 
 
 def _seating(
-    tournament: Tournament, method: object, number: int, tables: object, seed: object
+    tournament: Tournament,
+    method: object,
+    number: int,
+    tables: object,
+    seed: object,
+    stage: Stage | None = None,
 ) -> Seating:
     """The seating of round `number`: drawn by `method` (`_draw`), or, for a drawn method
     given `tables` back from a preview, those tables checked and measured."""
     method = choice("method", method, Round.Method)
-    active = _players_to_seat(tournament, number)
+    active = _players_to_seat(tournament, number, stage)
     if len(active) < 2:
         raise RuleError(
             "method", "at least two present players are needed to open a round (check-in)."
@@ -479,7 +558,7 @@ def _seating(
     seed = whole_number_between("seed", seed, low=0, high=MAX_SEED, nullable=False)
     if returned:
         return _returned(tournament, method, number, active, tables, seed)  # type: ignore[arg-type]
-    return _draw(tournament, method, number, active, tables, seed)  # type: ignore[arg-type]
+    return _draw(tournament, method, number, active, tables, seed, stage)  # type: ignore[arg-type]
 
 
 def _returned(
@@ -515,8 +594,12 @@ def _measured(
     return Seating(tables, seed, method, quality(tables, history, ranked, clubs), spreads)
 
 
-def _preview(tournament: Tournament, number: int, seating: Seating) -> DrawPreview:
+def _preview(
+    tournament: Tournament, number: int, seating: Seating, stage: Stage | None = None
+) -> DrawPreview:
     tables = [list(table) for table in seating.tables]
+    per_table = 1 if stage is not None and stage.one_game_rounds else tournament.games_per_table
+    game = _stage_game(stage)
     sizes = [len(table) for table in tables]
     figures = _stored_quality(seating)
     return DrawPreview(
@@ -524,26 +607,41 @@ def _preview(tournament: Tournament, number: int, seating: Seating) -> DrawPrevi
         method=seating.method,
         seed=None if seating.method == Round.Method.MANUAL else seating.seed,
         tables=tables,
-        games=[games_at(size, tournament.games_per_table) for size in sizes],
+        games=[games_at(size, per_table) for size in sizes],
         quality=figures,
         quality_words=quality_sentences(figures),
-        table_sizes=table_sizes_sentence(sizes, tournament.games_per_table),
-        uneven=uneven_games(sizes, tournament.games_per_table),
-        gaps=round_results_missing(tournament, number),
+        table_sizes=table_sizes_sentence(sizes, per_table),
+        uneven=uneven_games(sizes, per_table),
+        gaps=round_results_missing(tournament, number, stage),
+        stage=stage,
+        stage_game=game,
+        stage_words=stage_game_words(stage, game) if stage is not None else "",
     )
 
 
-def _seat(tournament: Tournament, round_: Round, tables: Sequence[Sequence[int]], by: User) -> None:
-    """The round's tables, seats and games (each table's series)."""
+def _seat(
+    tournament: Tournament,
+    round_: Round,
+    tables: Sequence[Sequence[int]],
+    by: User,
+    stage_game: int = 0,
+) -> None:
+    """The round's tables, seats and games (each table's series; one game in a stage of
+    one game per round, `stage_game` its number in the stage, for the starter)."""
     for table_number, player_ids in enumerate(tables, start=1):
         table = Table.objects.create(round=round_, number=table_number)
         for position, pid in enumerate(player_ids, start=1):
             stamp_history_user(
                 Seat(table=table, round=round_, player_id=pid, position=position), by
             ).save()
-        games = tournament.games_per_table or len(player_ids)
+        games = 1 if stage_game else tournament.games_per_table or len(player_ids)
+        first = max(stage_game, 1)
         Game.objects.bulk_create(
-            Game(table=table, number=n, starter_position=starter_of(n, len(player_ids)))
+            Game(
+                table=table,
+                number=n,
+                starter_position=starter_of(first + n - 1, len(player_ids)),
+            )
             for n in range(1, games + 1)
         )
 
@@ -676,7 +774,7 @@ def seat_swap(*, round_: Round, by: User, player_a: object, player_b: object) ->
     # Delete, then create: swapping the players in place would break the one-seat-per-round
     # and one-player-per-position constraints half-way through.
     swapped = [(a, b.player), (b, a.player)]
-    for seat, _ in swapped:
+    for seat, _player in swapped:
         seat._change_reason = "seat swap"
         stamp_history_user(seat, by).delete()
     for seat, player in swapped:
@@ -686,68 +784,6 @@ def seat_swap(*, round_: Round, by: User, player_a: object, player_b: object) ->
     round_.quality = seating_quality(tournament, round_)
     round_.save(update_fields=["quality"])
     return round_
-
-
-def _tables_phrase(numbers: list[int]) -> str:
-    """ "table 2", "tables 1 and 4", "tables 1, 3 and 4"."""
-    if len(numbers) == 1:
-        return f"table {numbers[0]}"
-    return "tables " + ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
-
-
-@dataclass(frozen=True)
-class RoundGaps:
-    """The games of one round without a confirmed result: `missing` have no result
-    waiting either, `unconfirmed` have a submitted one waiting for confirmation; each with
-    the numbers of the tables they are at."""
-
-    round: int
-    missing: int
-    missing_tables: list[int]
-    unconfirmed: int
-    unconfirmed_tables: list[int]
-
-    @property
-    def sentence(self) -> str:
-        """ "round 2: 3 games missing at tables 2 and 4; 1 game waiting for confirmation
-        at table 3"."""
-        parts = []
-        if self.missing:
-            games = f"{self.missing} game{'s' if self.missing > 1 else ''}"
-            parts.append(f"{games} missing at {_tables_phrase(self.missing_tables)}")
-        if self.unconfirmed:
-            games = f"{self.unconfirmed} game{'s' if self.unconfirmed > 1 else ''}"
-            parts.append(
-                f"{games} waiting for confirmation at {_tables_phrase(self.unconfirmed_tables)}"
-            )
-        return f"round {self.round}: " + "; ".join(parts)
-
-
-def round_results_missing(tournament: Tournament, number: int) -> list[RoundGaps]:
-    """Per round before round `number`, the games still without a confirmed result (one
-    query). Rounds with every game confirmed are left out."""
-    confirmed = Result.objects.filter(game=OuterRef("pk"), status=Result.Status.CONFIRMED)
-    waiting = Result.objects.filter(game=OuterRef("pk"), status=Result.Status.SUBMITTED)
-    rows = (
-        Game.objects.filter(table__round__tournament=tournament, table__round__number__lt=number)
-        .annotate(done=Exists(confirmed), waiting=Exists(waiting))
-        .filter(done=False)
-        .order_by("table__round__number", "table__number")
-        .values_list("table__round__number", "table__number", "waiting")
-    )
-    gaps: dict[int, tuple[list[int], list[int]]] = {}
-    for round_number, table_number, is_waiting in rows:
-        gaps.setdefault(round_number, ([], []))[1 if is_waiting else 0].append(table_number)
-    return [
-        RoundGaps(
-            round=round_number,
-            missing=len(missing),
-            missing_tables=sorted(set(missing)),
-            unconfirmed=len(unconfirmed),
-            unconfirmed_tables=sorted(set(unconfirmed)),
-        )
-        for round_number, (missing, unconfirmed) in gaps.items()
-    ]
 
 
 def round_cancel_refusal(round_: Round) -> str | None:
@@ -761,7 +797,7 @@ def round_cancel_refusal(round_: Round) -> str | None:
             "last round can be cancelled."
         )
     played = [
-        f"{what} at {_tables_phrase(tables)}"
+        f"{what} at {tables_phrase(tables)}"
         for what, tables in (
             ("results", _tables_of(Result.objects.filter(game__table__round=round_))),
             ("penalties", _tables_of(Penalty.objects.filter(game__table__round=round_))),
@@ -777,7 +813,8 @@ def round_cancel_refusal(round_: Round) -> str | None:
 def round_cancel(*, round_: Round, by: User) -> None:
     """Cancel the last round before anything of it is played: its tables, seats and games
     go, and its number is free again (the next round opened gets it). Cancelling the only
-    round makes a running tournament upcoming again.
+    round makes a running tournament upcoming again, and a stage's only round makes the
+    stage upcoming again (its cut and carry-over may change once more).
 
     Refused (a `Conflict` on `round`) for what `round_cancel_refusal` names: what was
     played is kept. The seat rows' history records who cancelled. A stored `SeatingPlan`
@@ -798,7 +835,18 @@ def round_cancel(*, round_: Round, by: User) -> None:
     for seat in Seat.objects.filter(round=round_):
         seat._change_reason = f"round {round_.number} cancelled"
         stamp_history_user(seat, by).delete()
+    stage = round_.stage
     round_.delete()  # its tables and games go with it
+    # Back to where opening its first round found it (the first stage also owns the rounds
+    # opened before any stage: it runs while one is left).
+    if (
+        stage is not None
+        and stage.status == Stage.Status.RUNNING
+        and not stage.rounds.exists()
+        and (stage.number > 1 or not tournament.rounds.filter(stage__isnull=True).exists())
+    ):
+        stage.status = Stage.Status.UPCOMING
+        stamp_history_user(stage, by).save(update_fields=["status"])
     if tournament.status == Tournament.Status.RUNNING and not tournament.rounds.exists():
         # Back to where opening round 1 found it.
         tournament.status = Tournament.Status.UPCOMING

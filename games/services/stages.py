@@ -20,6 +20,29 @@ Rules decided here (RULES.md is silent):
   a snapshot (stage, entrants, players with penalty counts, one SQL sum), so they stay
   within the standings query bound (8) at any size. Penalties count as they stand (a
   penalty carries no stage of its own).
+
+One game per round (a stage re-seated every game, or a race to N):
+* Such a stage's rounds each play **one game per table**, so every game is a round of its
+  own and a new draw: the invariants stay as they are (one seat per player per round,
+  versioned results per game, the standings and seating code unchanged). A re-seated
+  stage plays as many games as a table's series elsewhere (the tournament's
+  `games_per_table`, else the table size): "re-seated every game: game 2 of 4"; opening
+  more is refused (409 naming `stage`). Swiss seats it by the stage's standings, random
+  by fewest repeat meetings, as any round.
+* The race (`stage_race`) is computed on read from the confirmed results of the stage's
+  games, in round, table and game order, by `scoring.stages.race`: a game's winners are
+  its racks marked winner, its scores the net game scores (after sanction points). Once
+  the race is won or decided, opening another round in the stage is refused (409 naming
+  `stage`); a correction that undoes the decision reopens it (nothing is stored but the
+  results). The stage's standings then rank by the race (`scoring.stages.race_order`),
+  with each player's wins.
+
+Side events (kind `side`, `stage_side_start`):
+* Started from a closed main stage whose cut was committed into the next stage: its
+  entrants are that stage's active players not cut (their rank there is their seed), no
+  score carried. One side event per stage. It runs beside the next main stage with its
+  own rounds (a round opened while two stages are open names its stage) and standings,
+  and closes as a last stage does (no cut).
 """
 
 from __future__ import annotations
@@ -28,18 +51,31 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import Count, Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.errors import Conflict, RuleError
-from scoring.stages import CutResult, Ranked, carry_over, cut
+from scoring.stages import (
+    CutResult,
+    RaceGame,
+    RaceState,
+    Ranked,
+    carry_over,
+    cut,
+    race,
+    race_order,
+)
 from scoring.standings import StandingRow
 from tournaments.events import pages_changed
 from tournaments.lifecycle import require_open
 from tournaments.models import Player, Round, Stage, StageEntry, Tournament
 from tournaments.permissions import User, require
-from tournaments.services.validation import stamp_history_user
+from tournaments.services.stages import next_stage_number
+from tournaments.services.validation import stamp_history_user, text
 
+from ..models import RackEntry, Result
+from .gaps import round_results_missing, stage_rounds_q
 from .locks import lock_tournament
-from .rounds import round_results_missing
 from .standings import EVERY_ROUND, StageFilter, _ranked_rows
 
 
@@ -49,10 +85,30 @@ class StageRow:
     player: Player
     carried: int
     metrics: dict
+    race_wins: int | None = None  # a race stage: the player's wins that count
 
 
-def stage_rows(stage: Stage) -> list[StageRow]:
-    """The stage standings (see the module doc), best first."""
+def stage_rows(stage: Stage, race_view: RaceView | None = None) -> list[StageRow]:
+    """The stage standings (see the module doc), best first; a race stage ranked by its
+    race (`race_view`, read when not given)."""
+    rows = _stage_rows(stage)
+    if stage.race_target is None:
+        return rows
+    race_view = race_view or stage_race(stage)
+    if race_view is None:
+        return rows
+    by_player = {row.player.id: row for row in rows}
+    ranked = [
+        StageRow(rank, by_player[p].player, by_player[p].carried, by_player[p].metrics, wins)
+        for rank, p in race_view.order
+        if p in by_player
+        for wins in [race_view.state.wins.get(p, 0)]
+    ]
+    seen = {row.player.id for row in ranked}
+    return ranked + [row for row in rows if row.player.id not in seen]
+
+
+def _stage_rows(stage: Stage) -> list[StageRow]:
     tournament = stage.tournament
     entries = {
         e.player_id: e.carried
@@ -115,8 +171,7 @@ class CutPreview:
 
 
 def _stage_rounds(stage: Stage):
-    first = Q(stage__isnull=True) if stage.number == 1 else Q(pk__in=[])
-    return Round.objects.filter(Q(stage=stage) | first, tournament_id=stage.tournament_id)
+    return Round.objects.filter(stage_rounds_q(stage), tournament_id=stage.tournament_id)
 
 
 def stage_cut_preview(stage: Stage) -> CutPreview:
@@ -124,7 +179,7 @@ def stage_cut_preview(stage: Stage) -> CutPreview:
     entrants, eliminated, the tie stated. A cut larger than the field is a RuleError on
     `top`."""
     tournament = stage.tournament
-    next_stage = tournament.stages.filter(number=stage.number + 1).first()
+    next_stage = _next_main_stage(stage)
     rows = stage_rows(stage)
     if next_stage is None:
         return CutPreview(stage, None, rows, None)
@@ -197,10 +252,257 @@ def _require_closable(stage: Stage, tournament: Tournament) -> None:
         raise Conflict("stage", f"{where} is closed already.")
     if not _stage_rounds(stage).exists():
         raise Conflict("stage", f"{where} has no round yet.")
-    gaps = round_results_missing(tournament, EVERY_ROUND)
+    gaps = round_results_missing(tournament, EVERY_ROUND, stage)
     if gaps:
         raise Conflict(
             "stage",
             f"{where} cannot close: " + "; ".join(gap.sentence for gap in gaps) + ".",
             missing_results=[gap.sentence for gap in gaps],
         )
+
+
+def _next_main_stage(stage: Stage) -> Stage | None:
+    """The stage a cut of `stage` goes into: the next main stage (a side event has none)."""
+    if stage.is_side:
+        return None
+    return (
+        stage.tournament.stages.filter(number__gt=stage.number)
+        .exclude(kind=Stage.Kind.SIDE)
+        .order_by("number")
+        .first()
+    )
+
+
+# --- one game per round: re-seating and the race ------------------------------------------
+
+
+def stage_games_planned(stage: Stage) -> int | None:
+    """How many games a one-game-per-round stage plays: a re-seated stage, a table's
+    series elsewhere (`games_per_table`, else the table size); a race, at most its cap
+    (more only while the decider leaves a tie). None for other stages."""
+    if stage.race_target is not None:
+        return stage.race_cap
+    if stage.reseat_every_game:
+        tournament = stage.tournament
+        return tournament.games_per_table or tournament.table_size
+    return None
+
+
+def stage_game_words(stage: Stage, game: int) -> str:
+    """ "re-seated every game: game 2 of 4" / "race to 4 wins: game 3 of at most 9"."""
+    planned = stage_games_planned(stage)
+    if stage.race_target is not None:
+        return _("first to %(target)s wins: game %(game)s of at most %(cap)s") % {
+            "target": stage.race_target,
+            "game": game,
+            "cap": planned,
+        }
+    if stage.reseat_every_game:
+        return _("re-seated every game: game %(game)s of %(games)s") % {
+            "game": game,
+            "games": planned,
+        }
+    return ""
+
+
+def round_stage_words(round_: Round) -> str:
+    """What a round of a one-game stage is (its game in the stage), or ""."""
+    stage = round_.stage
+    if stage is None or not stage.one_game_rounds:
+        return ""
+    game = Round.objects.filter(stage=stage, number__lte=round_.number).count()
+    return stage_game_words(stage, game)
+
+
+@dataclass(frozen=True)
+class RaceView:
+    """A race stage's race as it stands: the engine's `state`, its final `order`
+    (rank, player id), the players by id, and the sentences a page shows."""
+
+    stage: Stage
+    state: RaceState
+    order: list[tuple[int, int]]
+    players: dict[int, Player]
+
+    @property
+    def target(self) -> int:
+        return self.stage.race_target or 0
+
+    @property
+    def cap(self) -> int:
+        return self.stage.race_cap or 0
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    @property
+    def champion(self) -> Player | None:
+        return self.players.get(self.state.champion) if self.state.champion else None
+
+    @property
+    def standing(self) -> list[tuple[Player, int]]:
+        """Each player with their wins, in the race's order."""
+        return [(self.players[p], self.state.wins.get(p, 0)) for _rank, p in self.order]
+
+    @property
+    def summary(self) -> str:
+        """ "first to 4 wins: Ann 3, Bob 2, Cy 0, Dee 0; 5 of at most 9 games played"."""
+        wins = ", ".join(f"{player.name} {count}" for player, count in self.standing)
+        return ngettext(
+            "first to %(target)s wins: %(wins)s; %(games)s of at most %(cap)s game played",
+            "first to %(target)s wins: %(wins)s; %(games)s of at most %(cap)s games played",
+            self.state.games,
+        ) % {"target": self.target, "wins": wins, "games": self.state.games, "cap": self.cap}
+
+    @property
+    def status_words(self) -> str:
+        """Who won and how, or what comes next."""
+        state = self.state
+        if state.status == "running":
+            return _("Game %(game)s is next.") % {"game": state.games + 1}
+        if state.status == "tied":
+            names = _(" and ").join(self.players[p].name for p in state.tied)
+            return _("%(names)s are still tied after the decider: one more game is played.") % {
+                "names": names
+            }
+        name = self.champion.name if self.champion else ""
+        if state.status == "won":
+            words = _("%(name)s is the champion: %(target)s wins in game %(game)s.") % {
+                "name": name,
+                "target": self.target,
+                "game": state.games,
+            }
+        else:
+            how = {
+                "wins": _("most wins"),
+                "score": _("the higher score in the final"),
+                "last_game": _("the last game won alone"),
+            }.get(state.decider, "")
+            words = _("%(name)s is the champion after %(games)s games, decided by %(how)s.") % {
+                "name": name,
+                "games": state.games,
+                "how": how,
+            }
+        if state.surplus:
+            words += " " + ngettext(
+                "%(count)s game played after the decision does not count.",
+                "%(count)s games played after the decision do not count.",
+                state.surplus,
+            ) % {"count": state.surplus}
+        return words
+
+
+def stage_race(stage: Stage) -> RaceView | None:
+    """The race of a race stage as it stands (None for another stage): two queries."""
+    if stage.race_target is None or stage.race_cap is None:
+        return None
+    entrants = Player.objects.filter(tournament_id=stage.tournament_id)
+    if stage.number > 1:
+        entrants = entrants.filter(stage_entries__stage=stage)
+    players = {p.id: p for p in entrants}
+    games: dict[int, tuple[set[int], dict[int, int]]] = {}
+    racks = (
+        RackEntry.objects.scored()
+        .filter(
+            result__status=Result.Status.CONFIRMED,
+            player_id__in=players,
+        )
+        .filter(stage_rounds_q(stage, "result__game__table__round__"))
+        .filter(result__game__table__round__tournament_id=stage.tournament_id)
+        .order_by(
+            "result__game__table__round__number",
+            "result__game__table__number",
+            "result__game__number",
+        )
+        .values_list("result__game_id", "player_id", "net_score", "winner")
+    )
+    for game_id, player, score, winner in racks:
+        winners, scores = games.setdefault(game_id, (set(), {}))
+        scores[player] = score
+        if winner:
+            winners.add(player)
+    played = [RaceGame(frozenset(w), s) for w, s in games.values() if w]
+    state = race(players, played, target=stage.race_target, cap=stage.race_cap)
+    return RaceView(stage, state, race_order(players, played, state), players)
+
+
+def require_stage_open_for_a_round(stage: Stage) -> None:
+    """Refuse (409 naming `stage`) a round in a stage that is done: a race won or
+    decided, or a re-seated stage that played all its games."""
+    where = _("stage %(number)s (%(name)s)") % {"number": stage.number, "name": stage.name}
+    if stage.status == Stage.Status.CLOSED:
+        raise Conflict("stage", _("%(stage)s is closed.") % {"stage": where})
+    view = stage_race(stage)
+    if view is not None and view.over:
+        raise Conflict(
+            "stage",
+            _(
+                "%(stage)s is decided: %(result)s No more games are played; correct a "
+                "result to reopen it."
+            )
+            % {"stage": where, "result": view.status_words},
+        )
+    if view is None and stage.reseat_every_game:
+        planned = stage_games_planned(stage) or 0
+        if _stage_rounds(stage).count() >= planned:
+            raise Conflict(
+                "stage",
+                _("%(stage)s has played all its %(games)s games: close it.")
+                % {"stage": where, "games": planned},
+            )
+
+
+# --- side events ---------------------------------------------------------------------------
+
+
+def stage_side_start(*, stage: Stage, by: User, name: object = None) -> Stage:
+    """Start a side event for the players `stage` did not cut (see the module doc).
+
+    409 naming `stage` when the stage is not closed, is a side event or the last stage
+    (no cut), has a side event already, or left nobody out; 400 naming `name`."""
+    with transaction.atomic():
+        tournament = lock_tournament(stage.tournament_id)
+        require(by, tournament, "organise")
+        require_open(tournament)
+        stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
+        where = _("stage %(number)s (%(name)s)") % {"number": stage.number, "name": stage.name}
+        if stage.is_side:
+            raise Conflict("stage", _("%(stage)s is a side event itself.") % {"stage": where})
+        if stage.status != Stage.Status.CLOSED:
+            raise Conflict(
+                "stage",
+                _("%(stage)s is not closed: a side event starts once its cut is committed.")
+                % {"stage": where},
+            )
+        next_stage = _next_main_stage(stage)
+        if next_stage is None:
+            raise Conflict(
+                "stage", _("%(stage)s made no cut: nobody is out of it.") % {"stage": where}
+            )
+        if stage.side_stages.exists():
+            raise Conflict("stage", _("%(stage)s has a side event already.") % {"stage": where})
+        label = text("name", name or _("Side event"), max_length=60)
+        went_on = set(next_stage.entries.values_list("player_id", flat=True))
+        out = [
+            row
+            for row in stage_rows(stage)
+            if row.player.id not in went_on and row.player.status == Player.Status.ACTIVE
+        ]
+        if not out:
+            raise Conflict("stage", _("%(stage)s left nobody out.") % {"stage": where})
+        side = Stage(
+            tournament=tournament,
+            number=next_stage_number(tournament),
+            name=label,
+            kind=Stage.Kind.SIDE,
+            side_of=stage,
+            ranking=list(stage.ranking),
+            carry_over=Stage.CarryOver.NONE,
+        )
+        stamp_history_user(side, by).save()
+        StageEntry.objects.bulk_create(
+            StageEntry(stage=side, player=row.player, seed_rank=row.rank, carried=0) for row in out
+        )
+        transaction.on_commit(lambda: pages_changed(tournament.slug))
+        return side

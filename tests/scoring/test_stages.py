@@ -223,13 +223,13 @@ def test_the_cap_goes_to_most_wins_then_score_then_the_last_game_won_alone():
     # scores decide (player 2 won the biggest game).
     games = [won(1, 2, 3, score=5), won(2, 1, 3, score=40), won(3, 1, 2, score=6)]
     state = race([1, 2, 3], games, target=3, cap=3)
-    assert (state.status, state.champion) == ("decided", 2)
+    assert (state.status, state.champion, state.decider) == ("decided", 2, "score")
 
 
 def test_equal_wins_and_scores_go_to_the_last_game_won_alone():
     games = [won(1, 2, score=10), won(2, 1, score=10)]
     state = race([1, 2], games, target=2, cap=2)
-    assert (state.status, state.champion) == ("decided", 2)
+    assert (state.status, state.champion, state.decider) == ("decided", 2, "last_game")
 
 
 def test_two_reaching_the_target_together_in_a_shared_win():

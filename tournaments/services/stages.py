@@ -14,6 +14,11 @@ Rules decided here (RULES.md is silent):
 * No stage can be added after a closed last stage (its cut is gone: nobody would enter).
 * A closed stage cannot change; a running one keeps its cut (its entrants are fixed) but
   its name, ranking and race may change.
+* A side event (kind `side`) is not added here but started from a closed stage
+  (`games.services.stages.stage_side_start`): it has no cut of its own, its entrants are
+  that stage's players not cut; a stage cannot become one, nor stop being one. Side
+  events are numbered among the stages (after the last) but are never "the next stage"
+  of a cut, and the main stages go on after them.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from scoring.errors import Conflict, RuleError, raise_all
 from scoring.standings import validate_ranking
@@ -65,11 +71,21 @@ def _bool(field: str, value: object) -> bool:
     return value
 
 
-def _checked(values: Mapping[str, Any], number: int, tournament: Tournament) -> dict[str, Any]:
-    """Every field of a stage checked at once (all errors together), as it will be stored."""
+def _checked(
+    values: Mapping[str, Any], number: int, tournament: Tournament, *, side: bool = False
+) -> dict[str, Any]:
+    """Every field of a stage checked at once (all errors together), as it will be stored.
+    `side`: the stage is a side event (kind `side`, no cut)."""
     unknown = sorted(set(values) - FIELDS)
     if unknown:
         raise RuleError(unknown[0], "is not a stage setting.")
+    if (values.get("kind") == Stage.Kind.SIDE) != side:
+        raise RuleError(
+            "kind",
+            _("a side event is started from a closed stage's page, for its players not cut.")
+            if not side
+            else _("a side event stays a side event."),
+        )
     errors: list[RuleError] = []
     out: dict[str, Any] = {
         "name": collect(
@@ -103,7 +119,7 @@ def _checked(values: Mapping[str, Any], number: int, tournament: Tournament) -> 
         "race_cap": collect(errors, _whole, "race_cap", values.get("race_cap"), 1, MAX_RACE_GAMES),
     }
     raise_all(errors)
-    _check_cut(out, number)
+    _check_cut(out, 1 if side else number)
     _check_race(out)
     return out
 
@@ -132,20 +148,26 @@ def _check_race(out: dict[str, Any]) -> None:
         raise RuleError("race_cap", f"a cap of {cap} games leaves no room to win {target}.")
 
 
+def next_stage_number(tournament: Tournament) -> int:
+    """The number the next stage added (main or side) gets."""
+    last = tournament.stages.order_by("-number").first()
+    return (last.number if last else 0) + 1
+
+
 def stage_create(*, tournament: Tournament, by: User, **values: Any) -> Stage:
     """Add the next stage (numbered after the last one)."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         require(by, tournament, "organise")
         require_open(tournament)
-        last = tournament.stages.order_by("-number").first()
+        last = tournament.stages.exclude(kind=Stage.Kind.SIDE).order_by("-number").first()
         if last is not None and last.status == Stage.Status.CLOSED:
             raise Conflict(
                 "stage",
                 f"stage {last.number} ({last.name}) is closed: a stage after it would have "
                 "no entrants.",
             )
-        number = (last.number if last else 0) + 1
+        number = next_stage_number(tournament)
         fields = _checked(values, number, tournament)
         stage = Stage(tournament=tournament, number=number, **fields)
         stamp_history_user(stage, by).save()
@@ -168,7 +190,7 @@ def stage_update(*, stage: Stage, by: User, **changes: Any) -> Stage:
                 field, f"stage {stage.number} ({stage.name}) is running: its entrants are fixed."
             )
         current = {name: getattr(stage, name) for name in FIELDS}
-        fields = _checked({**current, **changes}, stage.number, tournament)
+        fields = _checked({**current, **changes}, stage.number, tournament, side=stage.is_side)
         for name, value in fields.items():
             setattr(stage, name, value)
         stamp_history_user(stage, by).save()
