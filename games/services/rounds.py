@@ -402,6 +402,7 @@ def round_open(
     _require_results_or_anyway(tournament, number, open_anyway, stage)
     seating = _seating(tournament, method, number, tables, seed, stage)
     method = seating.method
+    stage_game = _stage_game(stage)  # counted before this round joins the stage
 
     round_ = Round.objects.create(
         tournament=tournament,
@@ -412,7 +413,7 @@ def round_open(
         quality=_stored_quality(seating),
         created_by=signed_in_or_none(by),
     )
-    _seat(tournament, round_, seating.tables, by, _stage_game(stage))
+    _seat(tournament, round_, seating.tables, by, stage_game)
     if stage is not None and stage.status == Stage.Status.UPCOMING:
         stage.status = Stage.Status.RUNNING
         stamp_history_user(stage, by).save(update_fields=["status"])
