@@ -125,6 +125,15 @@ class RoundIn(StrictInput):
         "without it such a request answers 409 naming `open_anyway` and listing them in "
         "`missing_results`.",
     )
+    stage = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        help_text="The number of the stage the round belongs to. Needed only while two "
+        "stages are open at once (a side event beside the main stage): then leaving it out, "
+        "or naming a stage that is not open, answers 400 naming `stage`. A stage that is "
+        "done (a race to N won, a re-seated stage with all its games played) answers 409 "
+        "naming `stage`.",
+    )
 
 
 class DrawnSeatOut(serializers.Serializer):
@@ -158,6 +167,7 @@ class DrawCommitOut(serializers.Serializer):
     number = serializers.IntegerField()
     tables = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
     open_anyway = serializers.BooleanField()
+    stage = serializers.IntegerField(allow_null=True, required=False)
 
 
 class DrawOut(serializers.Serializer):
@@ -179,6 +189,14 @@ class DrawOut(serializers.Serializer):
     missing_results = MissingResultsOut(many=True, help_text="Per earlier round, if any.")
     open_anyway_needed = serializers.BooleanField()
     commit = DrawCommitOut(help_text="POST this body to open exactly this draw.")
+    stage = serializers.IntegerField(
+        allow_null=True, help_text="The stage the round would belong to (null: no stages)."
+    )
+    stage_words = serializers.CharField(
+        allow_blank=True,
+        help_text="A stage of one game per round, e.g. 're-seated every game: game 2 of 4' "
+        "or 'first to 4 wins: game 3 of at most 9'; else empty.",
+    )
 
 
 def draw_out(preview: services.DrawPreview) -> dict[str, Any]:
@@ -191,8 +209,8 @@ def draw_out(preview: services.DrawPreview) -> dict[str, Any]:
                 "number": index + 1,
                 "seats": [{"position": n, "player": p} for n, p in enumerate(players, 1)],
                 "games": [
-                    {"number": n, "starter": services.starter_of(n, len(players))}
-                    for n in range(1, preview.games[index] + 1)
+                    {"number": n, "starter": players.index(starter) + 1}
+                    for n, starter in enumerate(preview.starters(index), 1)
                 ],
             }
             for index, players in enumerate(preview.tables)
@@ -209,7 +227,10 @@ def draw_out(preview: services.DrawPreview) -> dict[str, Any]:
             "number": preview.number,
             "tables": preview.tables,
             "open_anyway": preview.needs_open_anyway,
+            "stage": preview.stage.number if preview.stage else None,
         },
+        "stage": preview.stage.number if preview.stage else None,
+        "stage_words": preview.stage_words,
     }
 
 
@@ -254,7 +275,10 @@ DRAW_EXAMPLE = {
         "number": 2,
         "tables": [[11, 15, 19, 23], [12, 16, 20]],
         "open_anyway": True,
+        "stage": None,
     },
+    "stage": None,
+    "stage_words": "",
 }
 
 ROUND_EXAMPLE = {
@@ -375,7 +399,7 @@ class RoundListView(TournamentScoped, ListAPIView):
         tournament = self.tournament
         data = valid(RoundIn, request.data)
         # `seed` only when given: the service draws one otherwise.
-        extra = {key: data[key] for key in ("seed", "number") if data.get(key) is not None}
+        extra = {key: data[key] for key in ("seed", "number", "stage") if data.get(key) is not None}
         if data["dry_run"]:
             preview = services.round_draw(
                 tournament=tournament,

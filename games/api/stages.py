@@ -31,7 +31,16 @@ from tournaments.permissions import require
 from tournaments.selectors import stages_of
 from tournaments.services.stages import stage_create, stage_update
 
-from ..services.stages import CutPreview, StageRow, stage_close, stage_cut_preview, stage_rows
+from ..services.stages import (
+    CutPreview,
+    RaceView,
+    StageRow,
+    stage_close,
+    stage_cut_preview,
+    stage_race,
+    stage_rows,
+    stage_side_start,
+)
 
 
 class StageOut(serializers.Serializer):
@@ -47,6 +56,12 @@ class StageOut(serializers.Serializer):
     reseat_every_game = serializers.BooleanField()
     race_target = serializers.IntegerField(allow_null=True)
     race_cap = serializers.IntegerField(allow_null=True)
+    side_of = serializers.IntegerField(
+        source="side_of.number",
+        allow_null=True,
+        default=None,
+        help_text="A side event: the number of the stage whose players not cut enter it.",
+    )
 
 
 class StageIn(StrictInput):
@@ -79,6 +94,7 @@ STAGE_EXAMPLE = {
     "reseat_every_game": False,
     "race_target": None,
     "race_cap": None,
+    "side_of": None,
 }
 
 
@@ -169,11 +185,60 @@ class StageRowOut(serializers.Serializer):
     player = StagePlayerOut()
     carried = serializers.IntegerField(help_text="Score carried into the stage (in `score`).")
     metrics = serializers.DictField(help_text="As in the tournament standings' rows.")
+    race_wins = serializers.IntegerField(
+        allow_null=True, help_text="A race to N: the player's wins that count; else null."
+    )
+
+
+class RaceWinsOut(serializers.Serializer):
+    player = StagePlayerOut()
+    wins = serializers.IntegerField()
+
+
+class RaceOut(serializers.Serializer):
+    target = serializers.IntegerField(help_text="First to this many wins.")
+    cap = serializers.IntegerField(help_text="At most this many games (more only while tied).")
+    status = serializers.CharField(
+        help_text="running | won (reached the target) | decided (by the decider at the cap "
+        "or a shared reach) | tied (the decider could not part them: one more game)"
+    )
+    over = serializers.BooleanField(help_text="won or decided: the stage takes no more games.")
+    champion = StagePlayerOut(allow_null=True)
+    decider = serializers.CharField(
+        allow_blank=True, help_text="What decided it: wins | score | last_game | empty."
+    )
+    games = serializers.IntegerField(help_text="Games that count (confirmed, in order).")
+    surplus = serializers.IntegerField(help_text="Games after the decision, which do not count.")
+    tied = StagePlayerOut(many=True, help_text="Still tied after the decider.")
+    wins = RaceWinsOut(many=True, help_text="Each player's wins, in the race's order.")
+    summary = serializers.CharField(help_text="The race in words.")
+    words = serializers.CharField(help_text="Who won and how, or what comes next.")
 
 
 class StageStandingsOut(serializers.Serializer):
     stage = StageOut()
     rows = StageRowOut(many=True)
+    race = RaceOut(allow_null=True, help_text="A race-to-N stage's race; else null.")
+
+
+def race_out(view: RaceView | None) -> dict[str, Any] | None:
+    if view is None:
+        return None
+    state = view.state
+    return {
+        "target": view.target,
+        "cap": view.cap,
+        "status": state.status,
+        "over": view.over,
+        "champion": view.champion,
+        "decider": state.decider,
+        "games": state.games,
+        "surplus": state.surplus,
+        "tied": [view.players[p] for p in state.tied],
+        "wins": [{"player": player, "wins": wins} for player, wins in view.standing],
+        "summary": view.summary,
+        "words": view.status_words,
+    }
 
 
 ROW_EXAMPLE = {
@@ -181,6 +246,7 @@ ROW_EXAMPLE = {
     "player": {"id": 11, "number": 1, "name": "Ada Peretz", "status": "active"},
     "carried": 40,
     "metrics": {"score": 95, "games_won": 3, "games_played": 5},
+    "race_wins": None,
 }
 
 
@@ -193,7 +259,13 @@ def _stage(view: TournamentScoped, number: int) -> Stage:
 
 def _rows(rows: list[StageRow]) -> list[dict]:
     return [
-        {"rank": r.rank, "player": r.player, "carried": r.carried, "metrics": r.metrics}
+        {
+            "rank": r.rank,
+            "player": r.player,
+            "carried": r.carried,
+            "metrics": r.metrics,
+            "race_wins": r.race_wins,
+        }
         for r in rows
     ]
 
@@ -204,19 +276,22 @@ class StageStandingsView(TournamentScoped, APIView):
         summary="A stage's standings",
         description="The standings of the stage's rounds only (stage 1 also owns the rounds "
         "opened before any stage), of its entrants only, ranked by the stage's ranking with "
-        "each entrant's carried score added to `score`. Computed on read.",
+        "each entrant's carried score added to `score`. Computed on read. A race-to-N stage "
+        "(`race_target`) ranks by its race (the champion first, then the decider's order) "
+        "and says where the race stands in `race` (null for other stages).",
         responses={200: StageStandingsOut, **errors(404)},
         examples=[
             OpenApiExample(
                 "Final standings",
-                value={"stage": STAGE_EXAMPLE, "rows": [ROW_EXAMPLE]},
+                value={"stage": STAGE_EXAMPLE, "rows": [ROW_EXAMPLE], "race": None},
                 response_only=True,
             )
         ],
     )
     def get(self, request: Any, slug: str, number: int) -> Response:
         stage = _stage(self, number)
-        body = {"stage": stage, "rows": _rows(stage_rows(stage))}
+        race = stage_race(stage)
+        body = {"stage": stage, "rows": _rows(stage_rows(stage, race)), "race": race_out(race)}
         return Response(StageStandingsOut(body).data)
 
 
@@ -309,3 +384,42 @@ class StageCutView(TournamentScoped, APIView):
             stage=stage, by=request.user, expected_entrants=data.get("expected_entrants")
         )
         return Response(CutOut(_cut_out(preview, True)).data, status=status.HTTP_201_CREATED)
+
+
+class SideIn(StrictInput):
+    name = StrictCharField(max_length=60, required=False, allow_blank=True)
+
+
+class StageSideView(TournamentScoped, APIView):
+    @extend_schema(
+        tags=["stages"],
+        summary="Start a side event",
+        description="Organisers start a side event (a consolation stage, kind `side`) for "
+        "the players this closed stage did not cut: its entrants are those players, it has "
+        "no cut, it runs beside the next stage with its own rounds (open them with "
+        "`stage`: its number) and standings. 409 naming `stage` when this stage is not "
+        "closed, made no cut, left nobody out or has a side event already; 400 naming "
+        "`name`. `name` left out: 'Side event'.",
+        request=SideIn,
+        responses={201: StageOut, **errors(400, 401, 403, 404, 409)},
+        examples=[
+            OpenApiExample("Consolation", value={"name": "Consolation"}, request_only=True),
+            OpenApiExample(
+                "Started",
+                value={
+                    **STAGE_EXAMPLE,
+                    "number": 3,
+                    "name": "Consolation",
+                    "kind": "side",
+                    "cut_top": None,
+                    "side_of": 1,
+                },
+                response_only=True,
+            ),
+        ],
+    )
+    def post(self, request: Any, slug: str, number: int) -> Response:
+        stage = _stage(self, number)
+        data = valid(SideIn, request.data)
+        side = stage_side_start(stage=stage, by=request.user, name=data.get("name"))
+        return Response(StageOut(side).data, status=status.HTTP_201_CREATED)

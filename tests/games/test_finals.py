@@ -69,7 +69,7 @@ def _final_game(tournament, alice, entrants):
 
 
 def test_a_race_round_plays_one_game_and_the_starter_rotates(alice):
-    tournament, _q, final, entrants = _to_final(alice)
+    tournament, _q, _final, entrants = _to_final(alice)
     first = _final_game(tournament, alice, entrants)
     enter_win(first, alice, entrants[1])
     second = _final_game(tournament, alice, entrants)
