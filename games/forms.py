@@ -28,9 +28,11 @@ from typing import Any
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import RuleError
 from tournaments.models import Round, Tournament
+from tournaments.selectors import open_stages
 from tournaments.web import PageForm, WholeNumberField, add_rule_errors, whole_number
 
 from .models import Absence, Game, Penalty, RackEntry, Result, Seat
@@ -299,10 +301,23 @@ class RoundOpenForm(PageForm):
     )
     # The round this page offers to open: a second click finds it open and opens nothing.
     number = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    # Asked only while two stages are open at once (a side event beside the main stage).
+    stage = forms.TypedChoiceField(
+        label=_("Stage"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        help_text=_("Two stages are open at once: which one is this round for?"),
+    )
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.tournament = tournament
+        stages = open_stages(tournament)
+        self.asks_stage = len(stages) > 1
+        self.fields["stage"].choices = [("", "—")] + [
+            (s.number, f"{s.number}. {s.name}") for s in stages
+        ]
 
     def clean_tables(self) -> list[list[int]] | None:
         """Lines of start numbers -> lists of player ids, for the service to check."""
@@ -338,6 +353,7 @@ class RoundDrawForm(PageForm):
     seed = WholeNumberField(required=False, widget=forms.HiddenInput)
     number = WholeNumberField(widget=forms.HiddenInput)
     draw = forms.CharField(widget=forms.HiddenInput)
+    stage = WholeNumberField(required=False, widget=forms.HiddenInput)
     player_a = forms.TypedChoiceField(label="Player", coerce=int, required=False, empty_value=None)
     player_b = forms.TypedChoiceField(
         label="swaps seats with", coerce=int, required=False, empty_value=None

@@ -63,6 +63,7 @@ from ..forms import (
 )
 from ..selectors import round_tables
 from ..services import rounds as services
+from ..services.stages import round_stage_words
 from .caching import Conditional
 
 
@@ -145,6 +146,7 @@ def render_round(
         {
             **page,
             "round": round_,
+            "stage_words": round_stage_words(round_),
             "quality": _quality_rows(round_.quality),
             "cards": cards,
             "find": find,
@@ -206,6 +208,7 @@ def round_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 method=form.cleaned_data["method"],
                 tables=form.cleaned_data["tables"],
                 number=form.cleaned_data["number"],
+                stage=form.cleaned_data["stage"],
             )
         except services.RoundConflict as conflict:
             return _round_conflict(request, tournament, conflict)
@@ -257,6 +260,7 @@ def _on_preview(request: HttpRequest, tournament: Tournament, action: str) -> Ht
         "by": request.user,
         "method": data["method"],
         "number": data.get("number"),
+        "stage": data.get("stage"),
     }
     tables, seed = data["draw"], data.get("seed")
     try:
@@ -333,6 +337,7 @@ def _preview_page(
             "seed": preview.seed,
             "number": preview.number,
             "draw": draw_json(preview.tables),
+            "stage": preview.stage.number if preview.stage else None,
         },
         seats=[
             (pid, f"#{players[pid].number} {players[pid].name} (table {t + 1}, seat {s + 1})")
