@@ -50,6 +50,17 @@ urlpatterns = [
     path(T + "stages/new/", stages.stage_new, name="stage-new"),
     path(T + "stages/<num:stage_number>/", stages.stage_detail, name="stage-detail"),
     path(T + "stages/<num:stage_number>/close/", stages.stage_close_view, name="stage-close"),
+    path(T + "stages/<num:stage_number>/side/", stages.stage_side_view, name="stage-side"),
+    path(
+        T + "stages/<num:stage_number>/projector/",
+        projector.stage_projector,
+        name="stage-projector",
+    ),
+    path(
+        T + "stages/<num:stage_number>/projector/live/",
+        projector.stage_projector_live,
+        name="stage-projector-live",
+    ),
     path(ROUND, rounds.round_detail, name="round-detail"),
     path(ROUND + "cancel/", rounds.round_cancel, name="round-cancel"),
     path(ROUND + "swap/", rounds.seat_swap, name="seat-swap"),

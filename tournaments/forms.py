@@ -17,6 +17,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
+from django.utils.translation import gettext_lazy as _lazy
 
 from scoring.rules import DEFAULT_PRESET, OPTIONS, PRESET_NAMES, overrides_of
 from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
@@ -529,11 +530,25 @@ class PlayerLinkForm(PageForm):
         self.fields["member"].queryset = members  # type: ignore[attr-defined]
 
 
+class SideEventForm(PageForm):
+    """A side event to start (`games.services.stages.stage_side_start` checks it)."""
+
+    name = forms.CharField(
+        label=_lazy("Name of the side event"),
+        max_length=60,
+        required=False,
+        help_text=_lazy("Blank: “Side event”."),
+    )
+
+
 class StageForm(PageForm):
     """A stage to add (`tournaments.services.stages.stage_create` checks everything)."""
 
     name = forms.CharField(label="Name", max_length=60, required=False)
-    kind = forms.ChoiceField(label="Kind", choices=Stage.Kind.choices)
+    # A side event is started from a closed stage's page, not added here.
+    kind = forms.ChoiceField(
+        label="Kind", choices=[c for c in Stage.Kind.choices if c[0] != Stage.Kind.SIDE]
+    )
     ranking = forms.CharField(
         label="Ranking",
         required=False,

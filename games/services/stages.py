@@ -506,3 +506,49 @@ def stage_side_start(*, stage: Stage, by: User, name: object = None) -> Stage:
         )
         transaction.on_commit(lambda: pages_changed(tournament.slug))
         return side
+
+
+# --- reads for the pages ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TimelineItem:
+    """One stage in the timeline, with its race when it is a race under way or done."""
+
+    stage: Stage
+    race: RaceView | None = None
+
+
+def stages_timeline(tournament: Tournament) -> list[TimelineItem]:
+    """The stages in order (side events among them), each race stage that has begun with
+    its race: one query, plus two per such race (a tournament has one final)."""
+    return [
+        TimelineItem(
+            stage,
+            stage_race(stage)
+            if stage.race_target is not None and stage.status != Stage.Status.UPCOMING
+            else None,
+        )
+        for stage in tournament.stages.select_related("side_of").order_by("number")
+    ]
+
+
+def side_event_offer(stage: Stage) -> int:
+    """How many players a side event of `stage` would take (0: none can be started: not a
+    closed main stage with a committed cut, or it has one already)."""
+    if stage.is_side or stage.status != Stage.Status.CLOSED or stage.side_stages.exists():
+        return 0
+    next_stage = _next_main_stage(stage)
+    if next_stage is None:
+        return 0
+    went_on = set(next_stage.entries.values_list("player_id", flat=True))
+    return sum(
+        1
+        for row in stage_rows(stage)
+        if row.player.id not in went_on and row.player.status == Player.Status.ACTIVE
+    )
+
+
+def stage_current_round(stage: Stage) -> Round | None:
+    """The stage's last round (stage 1 also owns the rounds opened before any stage)."""
+    return _stage_rounds(stage).order_by("-number").first()

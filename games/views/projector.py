@@ -9,6 +9,11 @@ fragment (conditional, static/js/poll.js): a 304 while nothing changed.
 Query string: `top` — how many standings rows (PROJECTOR_TOP by default); `cycle` —
 seconds per slide (CYCLE_SECONDS by default; a test uses 1).
 
+The final table's projector (`stage_projector`, `/t/<slug>/stages/<n>/projector/`): one
+slide, no cycling, for the table everyone watches at the end: the stage's players in the
+race's order with their wins as pips and their stage score, the race in words, the
+current game's table (who sits where, who starts), polled the same conditional way.
+
 Terms:
 * movement — places gained (▲) or lost (▼) against the standings of the games of the
   rounds before the current one (`games.selectors.standings_movement`); none in round 1.
@@ -19,15 +24,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
-from tournaments.models import Tournament
+from tournaments.models import Stage, Tournament
 from tournaments.web import tournament_page, whole_number
 
 from ..selectors import round_tables, standings_movement, standings_table
+from ..services.stages import round_stage_words, stage_current_round, stage_race, stage_rows
 from .caching import Conditional, cached
 
 PROJECTOR_TOP = 10
@@ -102,3 +108,74 @@ def projector_live(request: HttpRequest, tournament: Tournament) -> HttpResponse
         return answer
     top = _bounded(request.GET.get("top"), PROJECTOR_TOP, TOP_RANGE)
     return cond.finish(HttpResponse(_live_html(tournament, cond, top)))
+
+
+# The final table's projector shows this many players at most (a final table is 4; a
+# semi-final of 8 still fits on one screen).
+STAGE_PROJECTOR_ROWS = 12
+
+
+def _stage_live_context(tournament: Tournament, stage: Stage) -> dict[str, Any]:
+    race = stage_race(stage)
+    rows = stage_rows(stage, race)[:STAGE_PROJECTOR_ROWS]
+    round_ = stage_current_round(stage)
+    tables = list(round_tables(round_)) if round_ else []
+    target = stage.race_target or 0
+    return {
+        "tournament": tournament,
+        "stage": stage,
+        "race": race,
+        "rows": [
+            {
+                "row": row,
+                "pips": [i < (row.race_wins or 0) for i in range(target)],
+                "leader": race is not None and race.state.champion == row.player.id,
+            }
+            for row in rows
+        ],
+        "round": round_,
+        "round_words": round_stage_words(round_) if round_ else "",
+        "tables": tables,
+    }
+
+
+def _stage_live_html(tournament: Tournament, stage: Stage, cond: Conditional) -> str:
+    def render_live() -> str:
+        context = _stage_live_context(tournament, stage)
+        cond.refresh()
+        context["etag"] = cond.shared_etag
+        return render_to_string("games/stage_projector_live.html", context)
+
+    if cond.state.stale:
+        return render_live()
+    return cached(cond.fragment_key("stage-projector", stage.number), render_live)
+
+
+@require_GET
+@tournament_page("view")
+def stage_projector(
+    request: HttpRequest, tournament: Tournament, stage_number: int
+) -> HttpResponse:
+    stage = get_object_or_404(tournament.stages, number=stage_number)
+    cond = Conditional(request, tournament, personal=False)
+    if (answer := cond.not_modified()) is not None:
+        return answer
+    context = {
+        "tournament": tournament,
+        "stage": stage,
+        "live_html": mark_safe(_stage_live_html(tournament, stage, cond)),  # our template's
+        "csrf_token": "",  # the screen posts nothing; the page is the same for everyone
+    }
+    return cond.finish(render(request, "games/stage_projector.html", context))
+
+
+@require_GET
+@tournament_page("view")
+def stage_projector_live(
+    request: HttpRequest, tournament: Tournament, stage_number: int
+) -> HttpResponse:
+    stage = get_object_or_404(tournament.stages, number=stage_number)
+    cond = Conditional(request, tournament, personal=False)
+    if (answer := cond.not_modified()) is not None:
+        return answer
+    return cond.finish(HttpResponse(_stage_live_html(tournament, stage, cond)))

@@ -11,19 +11,30 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import capfirst
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 from scoring.standings import METRICS
-from tournaments.forms import StageForm
+from tournaments.forms import SideEventForm, StageForm
 from tournaments.models import Stage, Tournament
 from tournaments.services.stages import stage_create
 from tournaments.web import add_rule_errors, tournament_context, tournament_page, whole_number
 
-from ..services.stages import StageRow, stage_close, stage_cut_preview, stage_rows
+from ..services.stages import (
+    StageRow,
+    side_event_offer,
+    stage_close,
+    stage_cut_preview,
+    stage_race,
+    stage_rows,
+    stage_side_start,
+    stages_timeline,
+)
 
 
 def _columns(stage: Stage) -> list[str]:
+    """The metrics shown: the stage's ranking, then score and games played."""
     shown = [key for key in stage.ranking if key != "lot"]
     return shown + [key for key in ("score", "games_played") if key not in shown]
 
@@ -49,12 +60,16 @@ def _cut_context(stage: Stage) -> dict[str, Any]:
 
 @tournament_page("view")
 def stage_detail(request: HttpRequest, tournament: Tournament, stage_number: int) -> HttpResponse:
-    stage = get_object_or_404(tournament.stages, number=stage_number)
+    stage = get_object_or_404(tournament.stages.select_related("side_of"), number=stage_number)
     context = tournament_context(request.user, tournament)
     extra: dict[str, Any] = {}
+    race = stage_race(stage)
     if context["can_organise"]:
         extra = _cut_context(stage)
-    rows = extra.pop("stage_rows_of_preview", None) or stage_rows(stage)
+        extra["side_offer"] = side_event_offer(stage)
+        extra["side_form"] = SideEventForm()
+    rows = stage_rows(stage, race) if race else None
+    rows = rows or extra.pop("stage_rows_of_preview", None) or stage_rows(stage)
     return render(
         request,
         "games/stage_detail.html",
@@ -62,10 +77,33 @@ def stage_detail(request: HttpRequest, tournament: Tournament, stage_number: int
             **context,
             **extra,
             "stage": stage,
-            "stages": list(tournament.stages.order_by("number")),
+            "race": race,
+            "timeline": stages_timeline(tournament),
             "table": _table(stage, rows),
         },
     )
+
+
+@require_POST
+@tournament_page("organise")
+def stage_side_view(
+    request: HttpRequest, tournament: Tournament, stage_number: int
+) -> HttpResponse:
+    """Start a side event for the players this closed stage did not cut."""
+    stage = get_object_or_404(tournament.stages, number=stage_number)
+    form = SideEventForm(request.POST)
+    name = form.cleaned_data["name"] if form.is_valid() else ""
+    try:
+        side = stage_side_start(stage=stage, by=request.user, name=name)
+    except RuleError as error:
+        messages.error(request, capfirst(error.message))
+        return redirect("stage-detail", slug=tournament.slug, stage_number=stage.number)
+    messages.success(
+        request,
+        _("%(name)s is started: %(count)s players. Open its rounds from “Open next round”.")
+        % {"name": side.name, "count": side.entries.count()},
+    )
+    return redirect("stage-detail", slug=tournament.slug, stage_number=side.number)
 
 
 @require_POST
@@ -115,6 +153,7 @@ def stage_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             **tournament_context(request.user, tournament),
             "form": form,
             "stages": list(tournament.stages.order_by("number")),
+            "timeline": stages_timeline(tournament),
             "stage": None,
         },
     )

@@ -24,13 +24,13 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_safe
 
 from tournaments.models import Tournament
-from tournaments.selectors import stages_of
 from tournaments.web import csv_download, tournament_context, tournament_page, whole_number
 
 from ..exports import ranking_csv as ranking_csv_text
 from ..exports import standings_csv as standings_csv_text
 from ..selectors import HIDE, StandingsTable, standings_movement, standings_table
 from ..services.event_file import event_file_export
+from ..services.stages import stages_timeline
 from ..services.standings import ranks_before_round
 from .caching import Conditional, cached
 
@@ -136,7 +136,7 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
         "paged": fragment["paged"],
         "withdrawn": fragment["withdrawn"],
         "hide_withdrawn": fragment["hide_withdrawn"],
-        "stages": stages_of(tournament),
+        "timeline": stages_timeline(tournament),
     }
     if cond.public:
         # Kept and served to every anonymous reader: no per-visitor CSRF token in it
