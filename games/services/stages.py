@@ -352,7 +352,7 @@ class RaceView:
         return ngettext(
             "first to %(target)s wins: %(wins)s; %(games)s of at most %(cap)s game played",
             "first to %(target)s wins: %(wins)s; %(games)s of at most %(cap)s games played",
-            self.state.games,
+            self.cap,
         ) % {"target": self.target, "wins": wins, "games": self.state.games, "cap": self.cap}
 
     @property
