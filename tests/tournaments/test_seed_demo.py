@@ -4,6 +4,7 @@ import pytest
 from django.core.management import call_command
 
 from games.models import Game, Penalty, Result
+from games.services.stages import stage_race
 from tournaments.models import Tournament
 
 
@@ -35,13 +36,20 @@ def test_seed_demo_is_complete_and_idempotent():
         t.refresh_from_db()
         assert t.standings.filter(computed_version=t.results_version).exists()
 
-    # The staged championship: qualification (16) -> semi-final (8) -> final (4), all done.
+    # The staged championship: qualification (16) -> semi-final (8, re-seated every
+    # game: one game a round) -> final (4, a race to 4 wins, running), and a side event
+    # for the 8 out of the qualification.
     staged = Tournament.objects.get(slug="demo-championship-2026")
     stages = list(staged.stages.order_by("number"))
-    assert [s.status for s in stages] == ["closed", "closed", "closed"]
-    assert [s.entries.count() for s in stages] == [0, 8, 4]
+    assert [s.kind for s in stages] == ["qualification", "semi_final", "final", "side"]
+    assert [s.status for s in stages] == ["closed", "closed", "running", "running"]
+    assert [s.entries.count() for s in stages] == [0, 8, 4, 8]
+    semi_games = Game.objects.filter(table__round__stage=stages[1])
+    assert semi_games.count() == 8 and stages[1].rounds.count() == 4  # 2 tables x 4 rounds
     final_tables = Game.objects.filter(table__round__stage=stages[2]).values("table").distinct()
-    assert final_tables.count() == 1
+    assert final_tables.count() == 4  # one table, one game a round
+    race = stage_race(stages[2])
+    assert race.state.status == "running" and race.state.games == 4
 
     counts = (Tournament.objects.count(), Result.objects.count(), Penalty.objects.count())
     call_command("seed_demo")

@@ -14,7 +14,7 @@ from django.db import transaction
 from games.models import Game
 from games.services.results import penalty_record, result_submit
 from games.services.rounds import round_open
-from games.services.stages import stage_close, stage_cut_preview
+from games.services.stages import stage_close, stage_cut_preview, stage_side_start
 from scoring.tiles import COLOURS, NUMBERS, Tile, format_tiles
 from tournaments.models import Club, StaffMember, Tournament
 from tournaments.services.clubs import (
@@ -124,9 +124,11 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def seed_staged(self, organiser, scorekeeper):
-        """A championship in stages, played to the end: a qualification of 16 players (2
-        rounds), a semi-final of the top 8 (scores carried over, re-seated every game),
-        a final table of the top 4 (scores carried over by half)."""
+        """A championship in stages: a qualification of 16 players (2 rounds), a
+        semi-final of the top 8 (scores carried over, re-seated every game: 4 rounds of
+        one game, Swiss by the semi-final's standings), a final table of the top 4 (half
+        carried) playing a race to 4 wins (at most 9 games), 4 games in, and a side event
+        for the 8 out of the qualification, its first round played."""
         slug, name = "demo-championship-2026", "National Championship 2026 (demo)"
         if Tournament.objects.filter(slug=slug).exists():
             self.stdout.write(f"{name}: exists, left as it is.")
@@ -139,7 +141,7 @@ class Command(BaseCommand):
             player_register(
                 tournament=tournament, by=organiser, name=player_name, club=rng.choice(CLUBS)
             )
-        stages = [
+        qualification, semi, final = (
             stage_create(tournament=tournament, by=organiser, name="Qualification"),
             stage_create(
                 tournament=tournament,
@@ -157,21 +159,40 @@ class Command(BaseCommand):
                 kind="final",
                 cut_top=4,
                 carry_over="half",
+                race_target=4,
+                race_cap=9,
             ),
-        ]
-        for stage, rounds in zip(stages, (2, 1, 1), strict=True):
+        )
+
+        def play(stage, rounds, method="random"):
             for _ in range(rounds):
                 round_ = round_open(
-                    tournament=tournament, by=organiser, method="random", seed=rng.randrange(2**31)
+                    tournament=tournament,
+                    by=organiser,
+                    method=method,
+                    seed=rng.randrange(2**31),
+                    stage=stage.number,
                 )
                 for game in Game.objects.filter(table__round=round_).order_by(
                     "table__number", "number"
                 ):
                     self.enter(rng, game, organiser)
+
+        def close(stage):
             entrants = [p.id for p in stage_cut_preview(stage).entrants]
             stage_close(stage=stage, by=organiser, expected_entrants=entrants)
-        tournament_update(tournament=tournament, by=organiser, status="finished")
-        self.stdout.write(f"{name}: created, qualification -> semi-final -> final.")
+
+        play(qualification, 2)
+        close(qualification)
+        side = stage_side_start(stage=qualification, by=organiser, name="Consolation")
+        play(semi, 4, method="swiss")  # one game a round, re-seated every game
+        play(side, 1)
+        close(semi)
+        play(final, 4)  # the race to 4: four games in
+        self.stdout.write(
+            f"{name}: created, qualification -> semi-final -> final (race to 4, running), "
+            "and a side event."
+        )
 
     @transaction.atomic
     def seed_club(self, organiser, scorekeeper):
