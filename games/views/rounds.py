@@ -213,7 +213,11 @@ def round_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except services.RoundConflict as conflict:
             return _round_conflict(request, tournament, conflict)
         except RuleError as error:
-            add_rule_errors(form, error)
+            if error.path[:1] == ("stage",) and not form.asks_stage:
+                # The stage is not asked (one is open): why it takes no round goes on top.
+                form.add_error(None, capfirst(error.message))
+            else:
+                add_rule_errors(form, error)
         else:
             return _preview_page(request, tournament, preview)
     return render(
