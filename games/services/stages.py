@@ -73,7 +73,7 @@ from tournaments.permissions import User, require
 from tournaments.services.stages import next_stage_number
 from tournaments.services.validation import stamp_history_user, text
 
-from ..models import RackEntry, Result
+from ..models import Game, RackEntry, Result
 from .gaps import round_results_missing, stage_rounds_q
 from .locks import lock_tournament
 from .standings import EVERY_ROUND, StageFilter, _ranked_rows
@@ -323,6 +323,7 @@ class RaceView:
     state: RaceState
     order: list[tuple[int, int]]
     players: dict[int, Player]
+    in_play: bool = False  # a game of the stage is at the table (no confirmed result yet)
 
     @property
     def target(self) -> int:
@@ -359,6 +360,8 @@ class RaceView:
     def status_words(self) -> str:
         """Who won and how, or what comes next."""
         state = self.state
+        if state.status == "running" and self.in_play:
+            return _("Game %(game)s is being played.") % {"game": state.games + 1}
         if state.status == "running":
             return _("Game %(game)s is next.") % {"game": state.games + 1}
         if state.status == "tied":
@@ -394,7 +397,7 @@ class RaceView:
 
 
 def stage_race(stage: Stage) -> RaceView | None:
-    """The race of a race stage as it stands (None for another stage): two queries."""
+    """The race of a race stage as it stands (None for another stage): three queries."""
     if stage.race_target is None or stage.race_cap is None:
         return None
     entrants = Player.objects.filter(tournament_id=stage.tournament_id)
@@ -424,7 +427,13 @@ def stage_race(stage: Stage) -> RaceView | None:
             winners.add(player)
     played = [RaceGame(frozenset(w), s) for w, s in games.values() if w]
     state = race(players, played, target=stage.race_target, cap=stage.race_cap)
-    return RaceView(stage, state, race_order(players, played, state), players)
+    in_play = (
+        Game.objects.filter(stage_rounds_q(stage, "table__round__"))
+        .filter(table__round__tournament_id=stage.tournament_id)
+        .exclude(pk__in=list(games))
+        .exists()
+    )
+    return RaceView(stage, state, race_order(players, played, state), players, in_play)
 
 
 def require_stage_open_for_a_round(stage: Stage) -> None:

@@ -120,6 +120,9 @@ def _stage_live_context(tournament: Tournament, stage: Stage) -> dict[str, Any]:
     rows = stage_rows(stage, race)[:STAGE_PROJECTOR_ROWS]
     round_ = stage_current_round(stage)
     tables = list(round_tables(round_)) if round_ else []
+    # The table is shown while its game is played; once every game of the stage's last
+    # round is in, the screen shows the race alone ("Game 5 is next.").
+    in_play = any(not game.confirmed_results for table in tables for game in table.games.all())
     target = stage.race_target or 0
     return {
         "tournament": tournament,
@@ -133,7 +136,7 @@ def _stage_live_context(tournament: Tournament, stage: Stage) -> dict[str, Any]:
             }
             for row in rows
         ],
-        "round": round_,
+        "round": round_ if in_play else None,
         "round_words": round_stage_words(round_) if round_ else "",
         "tables": tables,
     }

@@ -127,7 +127,8 @@ class Command(BaseCommand):
         """A championship in stages: a qualification of 16 players (2 rounds), a
         semi-final of the top 8 (scores carried over, re-seated every game: 4 rounds of
         one game, Swiss by the semi-final's standings), a final table of the top 4 (half
-        carried) playing a race to 4 wins (at most 9 games), 4 games in, and a side event
+        carried) playing a race to 4 wins (at most 9 games), 4 games in and the fifth
+        opened, and a side event
         for the 8 out of the qualification, its first round played."""
         slug, name = "demo-championship-2026", "National Championship 2026 (demo)"
         if Tournament.objects.filter(slug=slug).exists():
@@ -188,7 +189,8 @@ class Command(BaseCommand):
         play(semi, 4, method="swiss")  # one game a round, re-seated every game
         play(side, 1)
         close(semi)
-        play(final, 4)  # the race to 4: four games in
+        play(final, 4)  # the race to 4: four games in, the fifth at the table
+        round_open(tournament=tournament, by=organiser, method="random", stage=final.number)
         self.stdout.write(
             f"{name}: created, qualification -> semi-final -> final (race to 4, running), "
             "and a side event."
