@@ -17,7 +17,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from scoring.rules import DEFAULT_PRESET, OPTIONS, PRESET_NAMES, overrides_of
 from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
@@ -534,10 +534,10 @@ class SideEventForm(PageForm):
     """A side event to start (`games.services.stages.stage_side_start` checks it)."""
 
     name = forms.CharField(
-        label=_lazy("Name of the side event"),
+        label=gettext_lazy("Name of the side event"),
         max_length=60,
         required=False,
-        help_text=_lazy("Blank: “Side event”."),
+        help_text=gettext_lazy("Blank: “Side event”."),
     )
 
 

@@ -365,7 +365,7 @@ class RaceView:
         if state.status == "running":
             return _("Game %(game)s is next.") % {"game": state.games + 1}
         if state.status == "tied":
-            names = _(" and ").join(self.players[p].name for p in state.tied)
+            names = ", ".join(self.players[p].name for p in state.tied)
             return _("%(names)s are still tied after the decider: one more game is played.") % {
                 "names": names
             }
