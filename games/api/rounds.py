@@ -167,7 +167,9 @@ class DrawCommitOut(serializers.Serializer):
     number = serializers.IntegerField()
     tables = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
     open_anyway = serializers.BooleanField()
-    stage = serializers.IntegerField(allow_null=True, required=False)
+    stage = serializers.IntegerField(
+        required=False, help_text="In stages only: the stage the round belongs to."
+    )
 
 
 class DrawOut(serializers.Serializer):
@@ -227,7 +229,8 @@ def draw_out(preview: services.DrawPreview) -> dict[str, Any]:
             "number": preview.number,
             "tables": preview.tables,
             "open_anyway": preview.needs_open_anyway,
-            "stage": preview.stage.number if preview.stage else None,
+            # Only in stages: a tournament without them commits as before.
+            **({"stage": preview.stage.number} if preview.stage else {}),
         },
         "stage": preview.stage.number if preview.stage else None,
         "stage_words": preview.stage_words,
@@ -275,7 +278,6 @@ DRAW_EXAMPLE = {
         "number": 2,
         "tables": [[11, 15, 19, 23], [12, 16, 20]],
         "open_anyway": True,
-        "stage": None,
     },
     "stage": None,
     "stage_words": "",
