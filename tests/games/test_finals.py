@@ -246,3 +246,15 @@ def test_cancelling_a_later_round_keeps_the_stage_running(alice):
     second = round_open(tournament=tournament, by=alice, method="manual", tables=[entrants])
     round_cancel(round_=second, by=alice)
     assert Stage.objects.get(pk=final.pk).status == "running"
+
+
+def test_a_race_stages_standings_stay_within_the_query_bound(
+    alice, django_assert_max_num_queries
+):
+    tournament, _q, final, entrants = _to_final(alice)
+    for winner in entrants[:3]:
+        enter_win(_final_game(tournament, alice, entrants), alice, winner)
+    final = Stage.objects.select_related("tournament").get(pk=final.pk)
+    with django_assert_max_num_queries(8):
+        rows = stage_rows(final)
+    assert [r.race_wins for r in rows] == [1, 1, 1, 0]
