@@ -248,9 +248,7 @@ def test_cancelling_a_later_round_keeps_the_stage_running(alice):
     assert Stage.objects.get(pk=final.pk).status == "running"
 
 
-def test_a_race_stages_standings_stay_within_the_query_bound(
-    alice, django_assert_max_num_queries
-):
+def test_a_race_stages_standings_stay_within_the_query_bound(alice, django_assert_max_num_queries):
     tournament, _q, final, entrants = _to_final(alice)
     for winner in entrants[:3]:
         enter_win(_final_game(tournament, alice, entrants), alice, winner)
