@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from scoring.i18n import ngettext
+
 Path = tuple[str | int, ...]
 
 NON_FIELD_ERRORS = "non_field_errors"
@@ -121,7 +123,11 @@ def as_error_dict(
     if spilled:
         shaped.setdefault(NON_FIELD_ERRORS, []).extend(spilled)
     if rest > 0:
-        more = f"… and {rest:,} more problem{'s' if rest > 1 else ''} not listed here."
+        more = ngettext(
+            "… and {count} more problem not listed here.",
+            "… and {count} more problems not listed here.",
+            rest,
+        ).format(count=f"{rest:,}")
         shaped.setdefault(NON_FIELD_ERRORS, []).append(more)
     return shaped
 
