@@ -64,23 +64,6 @@ PENDING: set[str] = {
     "games/table_link_refused.html",
     "games/timer.html",
     "games/tournament_detail.html",
-    "tournaments/checkin.html",
-    "tournaments/club_form.html",
-    "tournaments/club_members.html",
-    "tournaments/invitation_accept.html",
-    "tournaments/invitation_unusable.html",
-    "tournaments/member_edit.html",
-    "tournaments/player_delete.html",
-    "tournaments/player_edit.html",
-    "tournaments/players.html",
-    "tournaments/rules_panel.html",
-    "tournaments/season_form.html",
-    "tournaments/staff.html",
-    "tournaments/staff_remove.html",
-    "tournaments/tournament_club.html",
-    "tournaments/tournament_form.html",
-    "tournaments/tournament_members.html",
-    "tournaments/webhooks.html",
 }
 
 # Templates no person reads in a language of their own: the API's documentation page is
