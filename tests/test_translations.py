@@ -46,7 +46,6 @@ PENDING: set[str] = {
     "base.html",
     "conflict.html",
     "games/_stages_timeline.html",
-    "games/player_detail.html",
     "games/player_withdraw.html",
     "games/projector_live.html",
     "games/round_detail.html",
