@@ -388,7 +388,7 @@ class RoundDrawForm(PageForm):
         if a is not None and a == b:
             self.add_error("player_b", "Choose two different players.")
         if self.errors:
-            raise forms.ValidationError("no swap")
+            raise forms.ValidationError(_("no swap"))
         where = {pid: (t, s) for t, table in enumerate(self.cleaned_data["draw"]) for s, pid in
                  enumerate(table)}  # fmt: skip
         tables = [list(table) for table in self.cleaned_data["draw"]]
@@ -408,7 +408,7 @@ def _draw_tables(text: str) -> list[list[int]]:
         and all(isinstance(p, int) and not isinstance(p, bool) for p in table)
         for table in tables
     ):
-        raise forms.ValidationError("The previewed draw could not be read; preview it again.")
+        raise forms.ValidationError(_("The previewed draw could not be read; preview it again."))
     return tables
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -416,7 +417,7 @@ class PlayerMemberView(TournamentScoped, APIView):
     def put(self, request: Any, slug: str, pk: int) -> Response:
         player = self.tournament.players.filter(pk=pk).first()
         if player is None:
-            raise Http404("No such player in this tournament.")
+            raise Http404(_("No such player in this tournament."))
         member_id = valid(PlayerMemberIn, request.data)["member"]
         member = None
         if member_id is not None:

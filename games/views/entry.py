@@ -28,6 +28,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.errors import RuleError
@@ -101,7 +102,7 @@ def table_entry(
         )
         action = ACTIONS.get(request.POST.get("action", ""))
         if posted is None or action is None:
-            raise Http404("No such game or action.")
+            raise Http404(_("No such game or action."))
         response, shown = action(request, tournament, table_, posted, seats)
         if response is not None:
             return response
@@ -195,7 +196,12 @@ def _submit_result(
     saved = "was saved already" if result.replayed else "saved"
     messages.success(
         request,
-        f"Game {game.number}: version {result.version} {saved} ({result.get_status_display()}).",
+        _("Game {number}: version {version} {saved} ({status}).").format(
+            number=game.number,
+            version=result.version,
+            saved=saved,
+            status=result.get_status_display(),
+        ),
     )
     following = _next_unentered(table, game.number)
     return redirect(_table_url(tournament, table, following)), {}
@@ -211,7 +217,12 @@ def _record_penalty(
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, f"Game {game.number}: {_penalty_text(penalty)} recorded.")
+            messages.success(
+                request,
+                _("Game {number}: {penalty} recorded.").format(
+                    number=game.number, penalty=_penalty_text(penalty)
+                ),
+            )
             return redirect(_table_url(tournament, table, game)), {}
     return None, {"penalty_form": form}
 
@@ -225,7 +236,12 @@ def _void_penalty(
     except RuleError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"Game {game.number}: {_penalty_text(penalty)} voided.")
+        messages.success(
+            request,
+            _("Game {number}: {penalty} voided.").format(
+                number=game.number, penalty=_penalty_text(penalty)
+            ),
+        )
     return redirect(_table_url(tournament, table, game)), {}
 
 
@@ -261,7 +277,7 @@ def table_timer(
         (g for g in games if g.number not in done), games[-1] if games else None
     )
     if game is None:
-        raise Http404("This table has no games.")
+        raise Http404(_("This table has no games."))
     start = next((i for i, s in enumerate(seats) if s.position == game.starter_position), 0)
     order = seats[start:] + seats[:start]  # turns go round from the starter
     used = dict(Extension.objects.filter(game=game).values_list("player_id", "used"))
@@ -428,7 +444,10 @@ def rack_value(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     )
     try:
         if len(text) > MAX_RACK_TEXT:
-            raise RuleError("tiles", f"at most {MAX_RACK_TEXT} characters.")
+            raise RuleError(
+                "tiles",
+                _("at most {most} characters.").format(most=MAX_RACK_TEXT),
+            )
         tiles = parse_tiles(text)
         check_availability([tiles])
     except RuleError as error:

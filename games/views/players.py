@@ -17,6 +17,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 
 from scoring.errors import RuleError
 from scoring.game import forfeit_charge
@@ -133,7 +134,10 @@ def player_withdraw_page(
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, f"#{player.number} {player.name} is withdrawn.")
+            messages.success(
+                request,
+                _("#{number} {name} is withdrawn.").format(number=player.number, name=player.name),
+            )
             return redirect("tournament-players", slug=tournament.slug)
     return render(
         request,
