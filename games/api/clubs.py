@@ -385,11 +385,11 @@ class TournamentClubView(TournamentScoped, APIView):
         if data["club"] is not None:
             club = Club.objects.filter(slug=data["club"]).first()
             if club is None:
-                raise serializers.ValidationError({"club": ["No such club."]})
+                raise serializers.ValidationError({"club": [_("No such club.")]})
         if data.get("season") is not None:
             season = Season.objects.filter(club=club, slug=data["season"]).first()
             if season is None:
-                raise serializers.ValidationError({"season": ["No such season in that club."]})
+                raise serializers.ValidationError({"season": [_("No such season in that club.")]})
         tournament = services.tournament_hold_under(
             tournament=self.tournament,
             by=request.user,
@@ -423,6 +423,6 @@ class PlayerMemberView(TournamentScoped, APIView):
         if member_id is not None:
             member = Member.objects.filter(pk=member_id).first()
             if member is None:
-                raise serializers.ValidationError({"member": ["No such member."]})
+                raise serializers.ValidationError({"member": [_("No such member.")]})
         player = services.player_link(player=player, by=request.user, member=member)
         return Response({"member": player.member_id})

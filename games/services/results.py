@@ -66,8 +66,10 @@ class ResultConflict(Conflict):
         self.current_version = current_version
         super().__init__(
             "based_on",
-            f"this entry is based on version {based_on}, but the game is now at version "
-            f"{current_version}; reload it and enter your correction again.",
+            _(
+                "this entry is based on version {based_on}, but the game is now at version "
+                "{current}; reload it and enter your correction again."
+            ).format(based_on=based_on, current=current_version),
             current_version=current_version,
         )
 
@@ -78,8 +80,10 @@ class IdempotencyKeyReused(Conflict):
     def __init__(self, key: str, version: int) -> None:
         super().__init__(
             "idempotency_key",
-            f"the key {key!r} was already used for version {version} of this game with "
-            "different racks; send a new key for a new entry.",
+            _(
+                "the key {key} was already used for version {version} of this game with "
+                "different racks; send a new key for a new entry."
+            ).format(key=repr(key), version=version),
             version=version,
         )
 
@@ -119,7 +123,7 @@ def _replay(game: Game, key: str | None, fingerprint: str) -> Result | None:
 
 def seat_label(player: Player, position: int) -> str:
     """How messages name a seated player: "Ada (seat 2)" — a name and a seat, never an id."""
-    return f"{player.name} (seat {position})"
+    return _("{name} (seat {position})").format(name=player.name, position=position)
 
 
 def latest_version(game: Game) -> int:

@@ -100,13 +100,19 @@ class RoundConflict(Conflict):
     def __init__(self, *, expected: int, last_round: int) -> None:
         self.last_round = last_round
         if expected == last_round:
-            message = f"round {expected} is already open; nothing new was opened."
-        else:
-            current = f"round {last_round}" if last_round else "no round yet"
-            message = (
-                f"round {expected} is not the next round: the last one open is {current}; "
-                "reload and try again."
+            message = _("round {number} is already open; nothing new was opened.").format(
+                number=expected
             )
+        elif last_round:
+            message = _(
+                "round {number} is not the next round: the last one open is round {last}; "
+                "reload and try again."
+            ).format(number=expected, last=last_round)
+        else:
+            message = _(
+                "round {number} is not the next round: the last one open is no round yet; "
+                "reload and try again."
+            ).format(number=expected)
         super().__init__("number", message, last_round=last_round)
 
 
@@ -153,11 +159,16 @@ def _check_manual_tables(
     missing = [p for p in active if p not in seen]
     if missing:
         names = ", ".join(f"{p} ({active[p].name})" for p in missing[:10])
-        more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
+        if len(missing) > 10:
+            message = _("present players not seated: {names} and {more} more.").format(
+                names=names, more=len(missing) - 10
+            )
+        else:
+            message = _("present players not seated: {names}.").format(names=names)
         errors.append(
             RuleError(
                 "tables",
-                _("present players not seated: {names}{more}.").format(names=names, more=more),
+                message,
             )
         )
     raise_all(errors)
@@ -288,15 +299,17 @@ def _fixed_tables(
     for table, players in sorted(by_table.items()):
         names = ", ".join(f"#{p.number} {p.name}" for p in players)
         if table > len(sizes):
-            message = (
-                f"{names}: fixed to table {table}, but round {number} seats {len(active)} "
-                f"players at {len(sizes)} tables; change the fixed table."
+            message = _(
+                "{names}: fixed to table {table}, but round {number} seats {players} "
+                "players at {tables} tables; change the fixed table."
+            ).format(
+                names=names, table=table, number=number, players=len(active), tables=len(sizes)
             )
         elif len(players) > sizes[table - 1]:
-            message = (
-                f"{names}: all fixed to table {table}, which seats {sizes[table - 1]} in round "
-                f"{number}; change a fixed table."
-            )
+            message = _(
+                "{names}: all fixed to table {table}, which seats {seats} in round "
+                "{number}; change a fixed table."
+            ).format(names=names, table=table, seats=sizes[table - 1], number=number)
         else:
             continue
         errors.append(RuleError("fixed_table", message))
@@ -546,8 +559,9 @@ def _require_results_or_anyway(
     if gaps:
         raise Conflict(
             "open_anyway",
-            "; ".join(gap.sentence for gap in gaps)
-            + f". Say 'open anyway' to open round {number} all the same.",
+            _("{gaps}. Say 'open anyway' to open round {number} all the same.").format(
+                gaps="; ".join(gap.sentence for gap in gaps), number=number
+            ),
             missing_results=[gap.sentence for gap in gaps],
         )
 
@@ -837,20 +851,26 @@ def round_cancel_refusal(round_: Round) -> str | None:
     a voided one). The confirmation page asks this before it offers the button."""
     last = Round.objects.filter(tournament=round_.tournament_id).aggregate(top=Max("number"))
     if round_.number != last["top"]:
-        return (
-            f"round {round_.number} is not the last round (round {last['top']} is); only the "
+        return _(
+            "round {number} is not the last round (round {last} is); only the "
             "last round can be cancelled."
+        ).format(number=round_.number, last=last["top"])
+    results = _tables_of(Result.objects.filter(game__table__round=round_))
+    penalties = _tables_of(Penalty.objects.filter(game__table__round=round_))
+    facts = {"number": round_.number}
+    if results and penalties:
+        return _(
+            "round {number} has results at {results} and penalties at {penalties}; "
+            "it cannot be cancelled."
+        ).format(**facts, results=tables_phrase(results), penalties=tables_phrase(penalties))
+    if results:
+        return _("round {number} has results at {tables}; it cannot be cancelled.").format(
+            **facts, tables=tables_phrase(results)
         )
-    played = [
-        f"{what} at {tables_phrase(tables)}"
-        for what, tables in (
-            ("results", _tables_of(Result.objects.filter(game__table__round=round_))),
-            ("penalties", _tables_of(Penalty.objects.filter(game__table__round=round_))),
+    if penalties:
+        return _("round {number} has penalties at {tables}; it cannot be cancelled.").format(
+            **facts, tables=tables_phrase(penalties)
         )
-        if tables
-    ]
-    if played:
-        return f"round {round_.number} has {' and '.join(played)}; it cannot be cancelled."
     return None
 
 

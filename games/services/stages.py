@@ -167,7 +167,7 @@ class CutPreview:
         by_id = {r.player.id: r.player for r in self.rows}
         tie = self.result.tie
         names = ", ".join(f"{by_id[p].name} (#{by_id[p].number})" for p in tie.players)
-        return f"{tie.sentence()}: {names}"
+        return _("{tie}: {players}").format(tie=tie.sentence(), players=names)
 
 
 def _stage_rounds(stage: Stage):
@@ -247,7 +247,7 @@ def stage_close(*, stage: Stage, by: User, expected_entrants: object) -> CutPrev
 
 
 def _require_closable(stage: Stage, tournament: Tournament) -> None:
-    where = f"stage {stage.number} ({stage.name})"
+    where = _("stage {number} ({name})").format(number=stage.number, name=stage.name)
     if stage.status == Stage.Status.CLOSED:
         raise Conflict("stage", _("{where} is closed already.").format(where=where))
     if not _stage_rounds(stage).exists():
@@ -256,7 +256,9 @@ def _require_closable(stage: Stage, tournament: Tournament) -> None:
     if gaps:
         raise Conflict(
             "stage",
-            f"{where} cannot close: " + "; ".join(gap.sentence for gap in gaps) + ".",
+            _("{stage} cannot close: {gaps}.").format(
+                stage=where, gaps="; ".join(gap.sentence for gap in gaps)
+            ),
             missing_results=[gap.sentence for gap in gaps],
         )
 

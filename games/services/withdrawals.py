@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.errors import Conflict, RuleError
 from scoring.game import score_forfeit
@@ -81,7 +82,9 @@ def _label(player: Player) -> str:
 
 def _game_list(games: Sequence[Game]) -> str:
     numbers = [str(game.number) for game in games]
-    return ("game " if len(numbers) == 1 else "games ") + ", ".join(numbers)
+    return ngettext("game {numbers}", "games {numbers}", len(numbers)).format(
+        numbers=", ".join(numbers)
+    )
 
 
 def _check_choice(unplayed: object, seat: Seat | None, games: list[Game]) -> None:
@@ -95,7 +98,9 @@ def _check_choice(unplayed: object, seat: Seat | None, games: list[Game]) -> Non
         )
     if seat is None or not games:
         return
-    where = f"table {seat.table.number} of round {seat.round.number}"
+    where = _("table {table} of round {round}").format(
+        table=seat.table.number, round=seat.round.number
+    )
     if unplayed is None:
         raise RuleError(
             "unplayed",
@@ -231,7 +236,7 @@ def game_forfeit(*, game: Game | int, by: User, player: object, based_on: object
                 player=repr(player), table=game.table.number, round=game.table.round.number
             ),
         )
-    where = f"game {game.number} at table {game.table.number}"
+    where = _("game {game} at table {table}").format(game=game.number, table=game.table.number)
     played = game.results.filter(status__in=PLAYED).order_by("-version").first()
     if played is not None:
         raise Conflict(

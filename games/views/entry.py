@@ -29,6 +29,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.errors import RuleError
@@ -193,14 +194,14 @@ def _submit_result(
     except RuleError as error:
         entry.add_rule_errors(error)
         return None, {"entry": entry}
-    saved = "was saved already" if result.replayed else "saved"
+    if result.replayed:
+        words = _("Game {number}: version {version} was saved already ({status}).")
+    else:
+        words = _("Game {number}: version {version} saved ({status}).")
     messages.success(
         request,
-        _("Game {number}: version {version} {saved} ({status}).").format(
-            number=game.number,
-            version=result.version,
-            saved=saved,
-            status=result.get_status_display(),
+        words.format(
+            number=game.number, version=result.version, status=result.get_status_display()
         ),
     )
     following = _next_unentered(table, game.number)
@@ -248,11 +249,29 @@ def _void_penalty(
 ACTIONS = {"result": _submit_result, "penalty": _record_penalty, "void": _void_penalty}
 
 
+# A penalty's kind as a message names it, without the label's explanation in brackets.
+_PENALTY_WORDS = {
+    Penalty.Kind.TIMEOUT: gettext_lazy("timeout"),
+    Penalty.Kind.FAILED_MANIPULATION: gettext_lazy("failed manipulation"),
+    Penalty.Kind.SANCTION: gettext_lazy("referee sanction"),
+}
+
+
 def _penalty_text(penalty: Penalty) -> str:
-    what = penalty.get_kind_display().split(" (")[0].lower()
-    extra = f", {penalty.points} points" if penalty.points else ""
-    extra += f", draws {penalty.tiles_drawn}" if penalty.tiles_drawn else ""
-    return f"{what} for {penalty.player.name}{extra}"
+    """ "timeout for Ada, draws 1", "referee sanction for Bo, 10 points"."""
+    facts = {
+        "penalty": _PENALTY_WORDS.get(penalty.kind, penalty.kind),
+        "player": penalty.player.name,
+        "points": penalty.points,
+        "tiles": penalty.tiles_drawn,
+    }
+    if penalty.points and penalty.tiles_drawn:
+        return _("{penalty} for {player}, {points} points, draws {tiles}").format(**facts)
+    if penalty.points:
+        return _("{penalty} for {player}, {points} points").format(**facts)
+    if penalty.tiles_drawn:
+        return _("{penalty} for {player}, draws {tiles}").format(**facts)
+    return _("{penalty} for {player}").format(**facts)
 
 
 # --- the turn timer ------------------------------------------------------------------------
@@ -352,10 +371,14 @@ def timeout_record(
             kind="timeout",
         )
     except RuleError as error:
-        answer = {"text": f"Not recorded: {error}", "ok": False, "kind": "timeout"}
+        answer = {
+            "text": _("Not recorded: {problem}").format(problem=error),
+            "ok": False,
+            "kind": "timeout",
+        }
     else:
         answer = {
-            "text": f"Recorded: {_penalty_text(penalty)}.",
+            "text": _("Recorded: {penalty}.").format(penalty=_penalty_text(penalty)),
             "ok": True,
             "kind": "timeout",
             "penalty": penalty,
@@ -384,9 +407,17 @@ def timeout_undo(
     try:
         penalty_void(penalty=penalty, by=request.user)
     except RuleError as error:
-        answer = {"text": f"Not undone: {error}", "ok": False, "kind": "undo"}
+        answer = {
+            "text": _("Not undone: {problem}").format(problem=error),
+            "ok": False,
+            "kind": "undo",
+        }
     else:
-        answer = {"text": f"Undone: {_penalty_text(penalty)}.", "ok": True, "kind": "undo"}
+        answer = {
+            "text": _("Undone: {penalty}.").format(penalty=_penalty_text(penalty)),
+            "ok": True,
+            "kind": "undo",
+        }
     return _timer_answer(request, tournament, table_, game_, answer)
 
 
@@ -408,16 +439,23 @@ def extension_record(
     try:
         extension = extension_add(game=game_, by=request.user, player=player, step=step)
     except RuleError as error:
-        answer = {"text": f"Not recorded: {error.message}", "ok": False, "kind": "extension"}
+        answer = {
+            "text": _("Not recorded: {problem}").format(problem=error.message),
+            "ok": False,
+            "kind": "extension",
+        }
     else:
         name = next(
             (s.player.name for s in table_.seats.select_related("player") if s.player_id == player),
             "?",
         )
-        taken = "taken" if step > 0 else "taken back"
+        facts = {"name": name, "used": extension.used, "most": MAX_EXTENSIONS, "game": game_.number}
+        if step > 0:
+            words = _("Extension taken: {name} has used {used} of {most} in game {game}.")
+        else:
+            words = _("Extension taken back: {name} has used {used} of {most} in game {game}.")
         answer = {
-            "text": f"Extension {taken}: {name} has used {extension.used} of "
-            f"{MAX_EXTENSIONS} in game {game_.number}.",
+            "text": words.format(**facts),
             "ok": True,
             "kind": "extension",
             "step": step,

@@ -54,8 +54,12 @@ def confirm_result(request: HttpRequest, tournament: Tournament, pk: int) -> Htt
         pk=pk,
         game__table__round__tournament=tournament,
     )
-    where = f"Round {result.game.table.round.number}, table {result.game.table.number}, game "
-    where += f"{result.game.number}, version {result.version}"
+    where = _("Round {round}, table {table}, game {game}, version {version}").format(
+        round=result.game.table.round.number,
+        table=result.game.table.number,
+        game=result.game.number,
+        version=result.version,
+    )
     try:
         result_confirm(result=result, by=request.user)
     except PermissionDenied as denied:

@@ -18,6 +18,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from scoring.errors import RuleError
 from scoring.game import forfeit_charge
@@ -75,7 +76,9 @@ def _player_rows(player: Player) -> tuple[list[dict[str, Any]], list[tuple[str, 
     cumulative, total = [], 0
     for round_number in sorted(by_round):
         total += by_round[round_number]
-        cumulative.append((f"R{round_number}", total))
+        cumulative.append(
+            (pgettext("round, short", "R{number}").format(number=round_number), total)
+        )
     return rows, cumulative
 
 
@@ -105,11 +108,13 @@ def forfeit_rule_text(tournament: Tournament) -> str:
     """The tournament's forfeit rule in words, with its charge (`scoring.game`)."""
     charge = forfeit_charge(tournament.rule_set)
     if tournament.forfeit_rule == Tournament.ForfeitRule.SHARED:
-        return (
-            f"Forfeit: the absent seat scores -{charge}; the players present all win the "
-            f"game and share the {charge} points."
-        )
-    return f"Forfeit: the absent seat scores -{charge}; the players present score 0."
+        return _(
+            "Forfeit: the absent seat scores -{charge}; the players present all win the "
+            "game and share the {charge} points."
+        ).format(charge=charge)
+    return _("Forfeit: the absent seat scores -{charge}; the players present score 0.").format(
+        charge=charge
+    )
 
 
 @tournament_page("organise")

@@ -349,7 +349,12 @@ def _preview_page(
             "stage": preview.stage.number if preview.stage else None,
         },
         seats=[
-            (pid, f"#{players[pid].number} {players[pid].name} (table {t + 1}, seat {s + 1})")
+            (
+                pid,
+                _("#{number} {name} (table {table}, seat {seat})").format(
+                    number=players[pid].number, name=players[pid].name, table=t + 1, seat=s + 1
+                ),
+            )
             for t, table in enumerate(preview.tables)
             for s, pid in enumerate(table)
         ],
@@ -426,7 +431,12 @@ def _qr_svg(url: str, table_number: int) -> str:
     code = segno.make(url, error="m")
     # segno writes the SVG itself; the only text in it is our own URL and title.
     return mark_safe(
-        code.svg_inline(scale=4, border=2, omitsize=True, title=f"Table {table_number} entry")
+        code.svg_inline(
+            scale=4,
+            border=2,
+            omitsize=True,
+            title=_("Table {number} entry").format(number=table_number),
+        )
     )
 
 
