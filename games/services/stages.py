@@ -128,6 +128,9 @@ def _stage_rows(stage: Stage) -> list[StageRow]:
         stage=StageFilter(stage.pk, stage.number == 1),
         ranking=stage.ranking,
         carried=entries,
+        # An imported tournament's players keep the lot the original site drew, here as
+        # in the overall standings (the same ties break the same way in every stage).
+        lots={p.id: p.lot for p in players.values() if p.lot is not None},
     )
     return [_row(row, players, entries) for row in rows]
 

@@ -71,11 +71,13 @@ def _bool(field: str, value: object) -> bool:
     return value
 
 
-def _checked(
-    values: Mapping[str, Any], number: int, tournament: Tournament, *, side: bool = False
+def stage_settings_checked(
+    values: Mapping[str, Any], number: int, default_ranking: list[str], *, side: bool = False
 ) -> dict[str, Any]:
-    """Every field of a stage checked at once (all errors together), as it will be stored.
-    `side`: the stage is a side event (kind `side`, no cut)."""
+    """Every field of stage `number` checked at once (all errors together), as it will be
+    stored; `default_ranking` when `values` gives none. `side`: the stage is a side event
+    (kind `side`, no cut). Shared with the event file's import, which names the fields
+    by their place in the document."""
     unknown = sorted(set(values) - FIELDS)
     if unknown:
         raise RuleError(unknown[0], "is not a stage setting.")
@@ -93,7 +95,7 @@ def _checked(
         ),
         "kind": collect(errors, choice, "kind", values.get("kind", "qualification"), Stage.Kind),
         "ranking": list(
-            collect(errors, validate_ranking, values.get("ranking", tournament.ranking)) or []
+            collect(errors, validate_ranking, values.get("ranking", default_ranking)) or []
         ),
         "carry_over": collect(
             errors, choice, "carry_over", values.get("carry_over", "none"), Stage.CarryOver
@@ -168,7 +170,7 @@ def stage_create(*, tournament: Tournament, by: User, **values: Any) -> Stage:
                 "no entrants.",
             )
         number = next_stage_number(tournament)
-        fields = _checked(values, number, tournament)
+        fields = stage_settings_checked(values, number, tournament.ranking)
         stage = Stage(tournament=tournament, number=number, **fields)
         stamp_history_user(stage, by).save()
         transaction.on_commit(lambda: pages_changed(tournament.slug))
@@ -190,7 +192,9 @@ def stage_update(*, stage: Stage, by: User, **changes: Any) -> Stage:
                 field, f"stage {stage.number} ({stage.name}) is running: its entrants are fixed."
             )
         current = {name: getattr(stage, name) for name in FIELDS}
-        fields = _checked({**current, **changes}, stage.number, tournament, side=stage.is_side)
+        fields = stage_settings_checked(
+            {**current, **changes}, stage.number, tournament.ranking, side=stage.is_side
+        )
         for name, value in fields.items():
             setattr(stage, name, value)
         stamp_history_user(stage, by).save()
