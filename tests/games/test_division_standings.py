@@ -183,7 +183,7 @@ def test_a_stage_limited_to_a_division_cuts_from_its_players(staged, alice):
     ],
 )
 def test_a_stage_names_a_division_of_its_tournament(staged, alice, values, words):
-    tournament, _qualification, final = staged
+    _tournament, _qualification, final = staged
     with pytest.raises(RuleError) as refused:
         stage_update(stage=final, by=alice, **values)
     assert refused.value.flatten()[0].path == ("division",)
@@ -230,7 +230,7 @@ def test_stage_standings_by_division(staged, alice, client, django_assert_max_nu
 
 
 def test_a_limited_stage_round_seats_its_cut(staged, alice):
-    tournament, qualification, final = staged
+    tournament, qualification, _final = staged
     entrants = [p.id for p in stage_cut_preview(qualification).entrants]
     stage_close(stage=qualification, by=alice, expected_entrants=entrants)
     round_ = round_open(tournament=tournament, by=alice, method="random", seed=3)
