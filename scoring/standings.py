@@ -491,6 +491,24 @@ def fold_games(lines: Iterable[GameLine]) -> list[SeriesLine]:
     ]
 
 
+def rerank(ranks: Sequence[int]) -> list[int]:
+    """The ranks of a part of a ranked list (a division's players, kept in the whole
+    field's order): competition ranks again, 1..n. Rows that shared a rank in the whole
+    field share one here; every other row's rank is 1 + the rows kept above it. The
+    order is never changed, so the part is ranked by the same ranking and tiebreaks as the
+    whole (``head_to_head`` included, as decided in the whole field), and the withdrawn
+    players, last in the whole field, stay last.
+
+    ``ranks`` must be non-decreasing (a ranked list, or a part of one, in its order).
+    """
+    out: list[int] = []
+    for index, rank in enumerate(ranks):
+        if index and rank < ranks[index - 1]:
+            raise ValueError(f"ranks must not go down: {ranks[index - 1]} then {rank}")
+        out.append(out[-1] if index and rank == ranks[index - 1] else index + 1)
+    return out
+
+
 def _rank(
     players: Sequence[int],
     series: Iterable[SeriesLine],
