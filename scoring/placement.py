@@ -83,9 +83,14 @@ def check_placement_points(
         where = (*prefix, str(key))
         size = _size(key)
         if size not in DEFAULT_PLACEMENT_POINTS:
-            raise RuleError(where, _("tables have 2 to 4 seats"))
+            raise RuleError(
+                where, _("{size} is not a table size: tables have 2 to 4 seats").format(size=key)
+            )
         if isinstance(points, str | bytes) or not isinstance(points, Sequence):
-            raise RuleError(where, _("give a list of points, one per place"))
+            raise RuleError(
+                where,
+                _("a table of {size}: give a list of points, one per place").format(size=size),
+            )
         values = tuple(points)
         if len(values) != size:
             raise RuleError(
@@ -95,14 +100,26 @@ def check_placement_points(
                 ),
             )
         if any(not isinstance(v, int) or isinstance(v, bool) for v in values):
-            raise RuleError(where, _("each place's points must be a whole number"))
+            raise RuleError(
+                where,
+                _("a table of {size}: each place's points must be a whole number").format(
+                    size=size
+                ),
+            )
         if any(not 0 <= v <= MAX_PLACE_POINTS for v in values):
             raise RuleError(
                 where,
-                _("each place's points must be from 0 to {most}").format(most=MAX_PLACE_POINTS),
+                _("a table of {size}: each place's points must be from 0 to {most}").format(
+                    size=size, most=MAX_PLACE_POINTS
+                ),
             )
         if any(a < b for a, b in itertools.pairwise(values)):
-            raise RuleError(where, _("a better place cannot earn fewer points than a worse one"))
+            raise RuleError(
+                where,
+                _(
+                    "a table of {size}: a better place cannot earn fewer points than a worse one"
+                ).format(size=size),
+            )
         checked[size] = values
     return {**DEFAULT_PLACEMENT_POINTS, **checked}
 

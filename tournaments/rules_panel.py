@@ -37,6 +37,11 @@ def as_shown(value: Any) -> str:
     """An option's value in words: "none", "yes"/"no", underscores as spaces."""
     if value is None:
         return "none"
+    if isinstance(value, dict):  # the placement table: "4: 4/3/1/0 · 3: 4/2/0 · 2: 4/0"
+        return " · ".join(
+            f"{size}: {'/'.join(str(v) for v in value[size])}"
+            for size in sorted(value, key=lambda size: -int(size))
+        )
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value).replace("_", " ")
