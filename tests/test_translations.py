@@ -210,14 +210,7 @@ NAMED_FORMAT = re.compile(r"^[A-Z_]+_FORMAT$")
 
 # Templates that still show a date in a literal (English) format; the list only shrinks.
 PENDING_DATES: set[str] = {
-    "games/club_detail.html",
-    "games/member_detail.html",
-    "games/season_detail.html",
     "games/tournament_detail.html",
-    "tournaments/club_members.html",
-    "tournaments/invitation_accept.html",
-    "tournaments/staff.html",
-    "tournaments/webhooks.html",
 }
 
 
