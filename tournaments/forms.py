@@ -17,7 +17,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from scoring.rules import DEFAULT_PRESET, OPTIONS, PRESET_NAMES, overrides_of
 from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
@@ -349,6 +349,10 @@ class InvitationAcceptForm(PageForm):
 
 
 class PlayerForm(PageForm):
+    """A player's fields, and the club member they are linked to when the tournament is
+    held under a club (`tournament` given: the choices are its club's members; none, or
+    a tournament under no club: no member field)."""
+
     name = forms.CharField(label="Name", required=False)  # the service requires it
     club = forms.CharField(label="Club", required=False)
     rating = WholeNumberField(label="Rating", required=False)
@@ -357,6 +361,58 @@ class PlayerForm(PageForm):
         required=False,
         help_text="A mobility need: the table number they sit at every round. Blank: any.",
     )
+    member = forms.ModelChoiceField(
+        label=gettext_lazy("Club member"),
+        queryset=Member.objects.none(),
+        required=False,
+        empty_label=gettext_lazy("Not linked"),
+        help_text=gettext_lazy(
+            "The same person in the club's other tournaments, seasons and ratings. "
+            "Type a name's first letters to jump to it."
+        ),
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        tournament: Tournament | None = None,
+        player: Player | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        if tournament is None or tournament.club_id is None:
+            del self.fields["member"]
+            return
+        # Who each member is already, so the list says it before the service refuses it.
+        taken = {
+            member: (name, number)
+            for member, name, number in tournament.players.exclude(member=None)
+            .exclude(pk=getattr(player, "pk", None))
+            .values_list("member", "name", "number")
+        }
+        field = self.fields["member"]
+        field.queryset = tournament.club.members.order_by("name", "pk")  # type: ignore[attr-defined]
+        field.label_from_instance = lambda member: _member_label(member, taken)  # type: ignore[attr-defined]
+
+    def values(self) -> dict[str, Any]:
+        """The service's keyword arguments: the member by id."""
+        values = dict(self.cleaned_data)
+        if "member" in values:
+            values["member"] = values["member"].pk if values["member"] else None
+        return values
+
+
+def _member_label(member: Member, taken: dict[int, tuple[str, int]]) -> str:
+    """ "Ada Peretz (H-1)", and "— already #3 Ann" when another player has them."""
+    label = f"{member.name} ({member.code})" if member.code else member.name
+    if member.pk in taken:
+        name, number = taken[member.pk]
+        return gettext("%(member)s — already #%(number)s %(player)s") % {
+            "member": label,
+            "number": number,
+            "player": name,
+        }
+    return label
 
 
 class CheckInForm(PageForm):
@@ -378,11 +434,12 @@ class PlayerEditForm(PlayerForm):
             "name": player.name,
             "club": player.club,
             "rating": player.rating,
+            "member": player.member_id,
         }
 
     def changes(self) -> dict[str, Any]:
         """The service's keyword arguments; a blank number is "is required" there."""
-        return dict(self.cleaned_data)
+        return self.values()
 
 
 class PlayerImportForm(PageForm):

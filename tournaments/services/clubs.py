@@ -29,6 +29,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 from scoring.errors import RuleError, RuleErrors, raise_all
@@ -193,17 +194,57 @@ def members_import_csv(*, club: Club, by: User, data: bytes | str) -> MembersImp
     return MembersImport(members=members, delimiter=table.delimiter)
 
 
-def _check_link(player: Player, member: Member | None) -> None:
-    tournament = player.tournament
+def member_link_check(
+    tournament: Tournament, member: Member | None, player: Player | None = None
+) -> None:
+    """The linking rule (see "link" above), for `player` of `tournament` or, with no
+    player, for one about to be registered: a RuleError on `member` when it does not
+    hold. Registration, the player's changes, the links page and the CSV's `member`
+    column all refuse the same things."""
     if member is None:
         return
     if tournament.club_id is None:
-        raise RuleError("member", f"{tournament.name} is not held under a club.")
+        raise RuleError(
+            "member",
+            _("%(tournament)s is not held under a club.") % {"tournament": tournament.name},
+        )
     if member.club_id != tournament.club_id:
-        raise RuleError("member", f"{member.name} is not a member of this tournament's club.")
-    other = tournament.players.filter(member=member).exclude(pk=player.pk).first()
+        raise RuleError(
+            "member",
+            _("%(member)s is not a member of this tournament's club.") % {"member": member.name},
+        )
+    others = tournament.players.filter(member=member)
+    other = (others.exclude(pk=player.pk) if player else others).first()
     if other is not None:
-        raise RuleError("member", f"{member.name} is already {other.name} (#{other.number}).")
+        raise RuleError(
+            "member",
+            _("%(member)s is already %(player)s (#%(number)s).")
+            % {"member": member.name, "player": other.name, "number": other.number},
+        )
+
+
+def club_member(tournament: Tournament, member_id: object) -> Member | None:
+    """The member of the tournament's club with id `member_id` (None, or blank: no member).
+    A RuleError on `member` when it is not a whole number, or no such member of its club
+    exists (a member of another club is "no such member" too: ids of other clubs' members
+    are not confirmed to a stranger)."""
+    if member_id is None or member_id == "":
+        return None
+    if isinstance(member_id, bool) or not isinstance(member_id, int):
+        raise RuleError("member", _("must be a member's id (a whole number)."))
+    if tournament.club_id is None:
+        raise RuleError(
+            "member",
+            _("%(tournament)s is not held under a club.") % {"tournament": tournament.name},
+        )
+    member = Member.objects.filter(pk=member_id, club_id=tournament.club_id).first()
+    if member is None:
+        raise RuleError(
+            "member",
+            _("no member of %(club)s has the id %(id)s.")
+            % {"club": tournament.club.name, "id": member_id},
+        )
+    return member
 
 
 @transaction.atomic
@@ -212,7 +253,7 @@ def player_link(*, player: Player, by: User, member: Member | None) -> Player:
     tournament = Tournament.objects.select_for_update().get(pk=player.tournament_id)
     require(by, tournament, "organise")
     player.tournament = tournament
-    _check_link(player, member)
+    member_link_check(tournament, member, player)
     player.member = member
     stamp_history_user(player, by).save(update_fields=["member"])
     results_changed(tournament)
