@@ -367,10 +367,16 @@ class PlayerForm(PageForm):
         required=False,
         empty_label=gettext_lazy("Not linked"),
         help_text=gettext_lazy(
-            "The same person in the club's other tournaments, seasons and ratings. "
-            "Type a name's first letters to jump to it."
+            "The same person in the club's other tournaments, seasons and ratings. Type a "
+            "name's first letters to jump to it. A blank name is the member's name."
         ),
     )
+    member_help_editing = gettext_lazy(
+        "The same person in the club's other tournaments, seasons and ratings. Type a "
+        "name's first letters to jump to it."
+    )
+
+    field_order = ["name", "member", "club", "rating", "fixed_table"]
 
     def __init__(
         self,
@@ -391,6 +397,8 @@ class PlayerForm(PageForm):
             .values_list("member", "name", "number")
         }
         field = self.fields["member"]
+        if player is not None:  # the name stays as typed when editing
+            field.help_text = self.member_help_editing
         field.queryset = tournament.club.members.order_by("name", "pk")  # type: ignore[attr-defined]
         field.label_from_instance = lambda member: _member_label(member, taken)  # type: ignore[attr-defined]
 
@@ -425,7 +433,7 @@ class CheckInForm(PageForm):
 class PlayerEditForm(PlayerForm):
     number = WholeNumberField(label="Start number", required=False)
 
-    field_order = ["number", "name", "club", "rating"]
+    field_order = ["number", "name", "member", "club", "rating"]
 
     @classmethod
     def initial_for(cls, player: Player) -> dict[str, Any]:

@@ -50,6 +50,14 @@ def test_register_links_the_member(held, alice):
     assert player.history.first().member_id == ada.pk  # the history says who linked whom
 
 
+def test_a_blank_name_is_the_members_name(held, alice):
+    player = player_register(tournament=held, by=alice, name=" ", member=held.members["bo"].pk)
+    assert (player.name, player.member) == ("Bo Levi", held.members["bo"])
+    with pytest.raises(RuleError) as caught:
+        player_register(tournament=held, by=alice, name="")  # no member: a name is needed
+    assert caught.value.path == ("name",)
+
+
 def test_update_links_and_unlinks_and_counts_as_a_results_change(held, alice):
     player = held.players.get(number=2)
     before = versions(held)

@@ -137,16 +137,19 @@ def player_register(
     registered once round 1 exists joins from the next round (`joined_round`), and the
     rounds before it count as the tournament's `missed_rounds` says. `fixed_table`: the
     table number they always sit at (a mobility need), or None. `member`: the id of a
-    member of the tournament's club to link them to (`clubs.member_link_check`), or None."""
+    member of the tournament's club to link them to (`clubs.member_link_check`), or None;
+    a blank name is then the member's name (picking a member from the list is enough)."""
     require(by, tournament, "organise")
     require_open(_lock(tournament))
     errors: list[RuleError] = []
+    linked = collect(errors, _member, tournament, member, None)
+    if linked is not None and isinstance(name, str) and not name.strip():
+        name = linked.name
     fields = collect(
         errors,
         _player_fields,
         {"name": name, "club": club, "rating": rating, "fixed_table": fixed_table},
     )
-    linked = collect(errors, _member, tournament, member, None)
     raise_all(errors)
     (number,) = _next_numbers(tournament, 1)
     player = stamp_history_user(
