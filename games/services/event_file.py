@@ -59,6 +59,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from jsonschema import Draft202012Validator, FormatChecker
 
 from scoring.errors import Conflict, RuleError, raise_all
@@ -382,19 +383,23 @@ class _References:
             self._unique(rounds, round_["number"], ("rounds", i, "number"))
             stage = round_.get("stage")
             if stage is not None and stage not in self.stages:
-                self.errors.append(RuleError(("rounds", i, "stage"), f"no stage {stage}."))
+                self.errors.append(
+                    RuleError(("rounds", i, "stage"), _("no stage {stage}.").format(stage=stage))
+                )
             self._round(round_, ("rounds", i))
         for i, row in enumerate(document["standings"]["rows"]):
             self._known(row["player"], ("standings", "rows", i, "player"))
 
     def _unique(self, seen: set, value: Any, path: tuple) -> None:
         if value in seen:
-            self.errors.append(RuleError(path, f"{value} appears twice."))
+            self.errors.append(RuleError(path, _("{value} appears twice.").format(value=value)))
         seen.add(value)
 
     def _known(self, player: int, path: tuple) -> bool:
         if player not in self.numbers:
-            self.errors.append(RuleError(path, f"no player has start number {player}."))
+            self.errors.append(
+                RuleError(path, _("no player has start number {player}.").format(player=player))
+            )
             return False
         return True
 
@@ -432,14 +437,18 @@ class _References:
         source = stage["side_of"]
         if not side:
             if source is not None:
-                self.errors.append(RuleError(path, "only a side event comes from a stage."))
+                self.errors.append(RuleError(path, _("only a side event comes from a stage.")))
             return
         if source is None:
-            self.errors.append(RuleError(path, "a side event names the stage it comes from."))
+            self.errors.append(RuleError(path, _("a side event names the stage it comes from.")))
         elif source not in stages or source >= stage["number"]:
-            self.errors.append(RuleError(path, f"no stage {source} before this one."))
+            self.errors.append(
+                RuleError(path, _("no stage {stage} before this one.").format(stage=source))
+            )
         elif stages[source]["kind"] == Stage.Kind.SIDE:
-            self.errors.append(RuleError(path, f"stage {source} is a side event itself."))
+            self.errors.append(
+                RuleError(path, _("stage {stage} is a side event itself.").format(stage=source))
+            )
 
     def _round(self, round_: dict[str, Any], path: tuple) -> None:
         tables: set[int] = set()
@@ -461,12 +470,15 @@ class _References:
         self._unique(positions, seat["position"], (*path, "position"))
         if self._known(seat["player"], (*path, "player")) and seat["player"] in seated:
             self.errors.append(
-                RuleError((*path, "player"), f"player {seat['player']} has two seats.")
+                RuleError(
+                    (*path, "player"),
+                    _("player {player} has two seats.").format(player=seat["player"]),
+                )
             )
         seated.add(seat["player"])
         if (seat["absent_from"] is None) != (seat["absence"] == ""):
             self.errors.append(
-                RuleError((*path, "absence"), "give absent_from and absence together.")
+                RuleError((*path, "absence"), _("give absent_from and absence together."))
             )
 
     def _game(self, game: dict[str, Any], path: tuple, at_table: set[int]) -> None:
@@ -477,7 +489,7 @@ class _References:
             confirmed += result["status"] == Result.Status.CONFIRMED
             if confirmed > 1 and result["status"] == Result.Status.CONFIRMED:
                 self.errors.append(
-                    RuleError((*path, "results", r, "status"), "a second confirmed version.")
+                    RuleError((*path, "results", r, "status"), _("a second confirmed version."))
                 )
             racked: set[int] = set()
             for k, rack in enumerate(result["racks"]):
@@ -486,7 +498,7 @@ class _References:
                 self._at_table(rack["player"], (*where, "player"), at_table)
                 if rack["forfeit"] and rack["substitute"]:
                     self.errors.append(
-                        RuleError((*where, "substitute"), "a forfeited seat has no substitute.")
+                        RuleError((*where, "substitute"), _("a forfeited seat has no substitute."))
                     )
         for p, penalty in enumerate(game["penalties"]):
             self._penalty(penalty, (*path, "penalties", p), at_table)
@@ -498,18 +510,22 @@ class _References:
 
     def _at_table(self, player: int, path: tuple, at_table: set[int]) -> None:
         if self._known(player, path) and player not in at_table:
-            self.errors.append(RuleError(path, f"player {player} is not seated at this table."))
+            self.errors.append(
+                RuleError(
+                    path, _("player {player} is not seated at this table.").format(player=player)
+                )
+            )
 
     def _penalty(self, penalty: dict[str, Any], path: tuple, at_table: set[int]) -> None:
         self._at_table(penalty["player"], (*path, "player"), at_table)
         sanction = penalty["kind"] == Penalty.Kind.SANCTION
         if sanction != (penalty["points"] > 0):
             self.errors.append(
-                RuleError((*path, "points"), "a sanction has points; other penalties none.")
+                RuleError((*path, "points"), _("a sanction has points; other penalties none."))
             )
         if penalty["voided"] != (penalty["voided_at"] is not None):
             self.errors.append(
-                RuleError((*path, "voided_at"), "a voided penalty says when, only it.")
+                RuleError((*path, "voided_at"), _("a voided penalty says when, only it."))
             )
 
 
@@ -543,13 +559,19 @@ def event_file_problems(document: object) -> list[RuleError]:
 def event_file_read(data: bytes) -> object:
     """The document in an uploaded file: UTF-8 JSON, at most `MAX_EVENT_FILE_BYTES`."""
     if len(data) > MAX_EVENT_FILE_BYTES:
-        raise RuleError("file", f"is larger than {MAX_EVENT_FILE_BYTES // (1024 * 1024)} MiB.")
+        raise RuleError(
+            "file",
+            _("is larger than {size} MiB.").format(size=MAX_EVENT_FILE_BYTES // (1024 * 1024)),
+        )
     try:
         return json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        raise RuleError("file", "is not UTF-8 text.") from None
+        raise RuleError("file", _("is not UTF-8 text.")) from None
     except json.JSONDecodeError as exc:
-        raise RuleError("file", f"is not JSON: {exc.msg} at line {exc.lineno}.") from None
+        raise RuleError(
+            "file",
+            _("is not JSON: {problem} at line {line}.").format(problem=exc.msg, line=exc.lineno),
+        ) from None
 
 
 def _time(value: str | None) -> datetime | None:
@@ -561,14 +583,17 @@ def event_file_import(*, by: User, document: object, slug: str | None = None) ->
     """A new tournament from an event file, `by` its organiser; under `slug` when given,
     else under the document's. One transaction: nothing is saved unless all of it is."""
     if signed_in_or_none(by) is None or not getattr(by, "is_active", False):
-        raise PermissionDenied("Sign in to import a tournament.")
+        raise PermissionDenied(_("Sign in to import a tournament."))
     if slug and (slugify(slug) != slug or len(slug) > max_length_of(Tournament, "slug")):
-        raise RuleError("slug", "use lowercase letters, digits and hyphens only.")
+        raise RuleError("slug", _("use lowercase letters, digits and hyphens only."))
     raise_all(event_file_problems(document))
     assert isinstance(document, dict)
     data = document["tournament"]
     slug = slug or data["slug"]
-    taken = Conflict(("tournament", "slug"), f"a tournament with slug '{slug}' already exists.")
+    taken = Conflict(
+        ("tournament", "slug"),
+        _("a tournament with slug '{slug}' already exists.").format(slug=slug),
+    )
     if Tournament.objects.filter(slug=slug).exists():
         raise taken
     tournament = stamp_history_user(
