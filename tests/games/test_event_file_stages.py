@@ -325,11 +325,16 @@ def test_a_staged_export_and_import_take_a_fixed_handful_of_queries(
 
 @pytest.fixture
 def small_staged(alice):
-    """8 players: a qualification of one game a table closed into a final of the top 4,
-    a side event started for the others."""
+    """8 players, the first 6 juniors: a qualification of one game a table closed into a
+    final of the top 4 juniors, a side event started for the others."""
     tournament = make_tournament(alice, name="Fuzz Stages", players=8, games_per_table=1)
+    division_create(tournament=tournament, by=alice, name="Juniors", prizes=["Cup"])
+    for player in tournament.players.filter(number__lte=6):
+        player_divisions_set(player=player, by=alice, divisions=["juniors"])
     qualification = stage_create(tournament=tournament, by=alice, name="Qualification")
-    stage_create(tournament=tournament, by=alice, name="Final", kind="final", cut_top=4)
+    stage_create(
+        tournament=tournament, by=alice, name="Final", kind="final", cut_top=4, division="juniors"
+    )
     _play(open_round(tournament, alice), alice)
     entrants = [p.id for p in stage_cut_preview(qualification).entrants]
     stage_close(stage=qualification, by=alice, expected_entrants=entrants)
@@ -344,13 +349,15 @@ def small_staged(alice):
 )
 @given(data=st.data())
 def test_any_damaged_stage_is_imported_or_refused_never_a_crash(small_staged, carol, data):
-    """One place in the stages or the rounds' stage links changed: imported, or refused
-    with a RuleError, never a database error."""
+    """One place in the stages, the divisions, or what names them changed: imported, or
+    refused with a RuleError, never a database error."""
     document = copy.deepcopy(small_staged)
     places = [
         (path, key)
         for path, key in leaf_paths(document)
-        if (path or (key,))[0] == "stages" or key == "stage"
+        if (path or (key,))[0] in ("stages", "divisions")
+        or key in ("stage", "divisions", "already_qualified", "qualify_slots", "qualify_event")
+        or "divisions" in path
     ]
     path, key = data.draw(st.sampled_from(places))
     container = at(document, path)
