@@ -56,8 +56,18 @@ Terms:
   `cut_min_score`) of the previous stage's standings, ties at the line as `cut_ties` says
   (`scoring.stages.cut`). Stored as the stage's entry list (`StageEntry`) when the
   previous stage is closed. Stage 1 has no cut: every player enters it.
+* qualification slots — a tournament may declare that its top `qualify_slots` players
+  qualify for a named event (`qualify_event`, e.g. a national final). A player flagged
+  `already_qualified` (qualified at an earlier event) passes their slot down to the next
+  player in the standings (`scoring.qualification`).
 * carried — the score a player brings into a stage (`StageEntry.carried`): their previous
   stage total, as the stage's `carry_over` says (all / none / half).
+* division — a category of a tournament's players ranked apart as well as in the whole
+  field (Juniors ≤ 14, Seniors, Beginners, a strength flight): a player is in zero or
+  more (`Player.divisions`). Its standings are the tournament's, filtered to its players
+  and ranked again 1..n (`scoring.standings.rerank`); its `prizes` are the labels of its
+  first places on the final standings. A later stage may be limited to a division
+  (`Stage.division`): its cut takes only that division's players.
 """
 
 from django.conf import settings
@@ -216,6 +226,14 @@ class Tournament(models.Model):
         editable=False,
         help_text=_("When the first result was entered; from then on the rules are frozen."),
     )
+    qualify_slots = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("How many of the final standings qualify; empty: none."),
+    )
+    qualify_event = models.CharField(
+        max_length=120, blank=True, help_text=_("The event the qualifiers go on to.")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -248,6 +266,12 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(forfeit_rule__in=["shared", "absent_only"]),
                 name="forfeit_rule_choice",
+            ),
+            # Slots name the event they lead to, and an event without slots is none.
+            models.CheckConstraint(
+                condition=Q(qualify_slots__isnull=True, qualify_event="")
+                | Q(qualify_slots__gte=1, qualify_slots__lte=1000) & ~Q(qualify_event=""),
+                name="qualify_slots_with_event",
             ),
         ]
 
@@ -325,6 +349,35 @@ class StaffInvitation(models.Model):
         return f"Invitation to {self.tournament} as {self.role}"
 
 
+class Division(models.Model):
+    """A division of one tournament (see "division" above). `slug` names it in addresses
+    (`?division=juniors`); `order` places it among the tournament's divisions; `prizes`
+    are the labels of its places in order ("Trophy", "Book voucher", ...)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="divisions")
+    name = models.CharField(max_length=60)
+    slug = models.SlugField(max_length=40)
+    order = models.PositiveSmallIntegerField(default=0)
+    prizes = models.JSONField(
+        default=list, blank=True, help_text="Labels of its places, 1st first."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["tournament", "order", "name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="unique_division_name"),
+            models.UniqueConstraint(fields=["tournament", "slug"], name="unique_division_slug"),
+            models.CheckConstraint(condition=~Q(slug=""), name="division_has_a_slug"),
+            models.CheckConstraint(condition=~Q(name=""), name="division_has_a_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Player(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", pgettext_lazy("player status", "Active")
@@ -349,6 +402,13 @@ class Player(models.Model):
     # The tie-breaking lot carried over from an imported event file (the original site's
     # draw); null = drawn here from the tournament and the player (`scoring.standings`).
     lot = models.BigIntegerField(null=True, blank=True, editable=False)
+    # Only divisions of the player's own tournament: checked by
+    # `tournaments.services.divisions` (a cross-table rule no portable constraint states).
+    divisions = models.ManyToManyField(Division, blank=True, related_name="players")
+    already_qualified = models.BooleanField(
+        default=False,
+        help_text=_("Already qualified for the qualify event: passes the slot down."),
+    )
     registered_at = models.DateTimeField(auto_now_add=True)
 
     history = HistoricalRecords()
@@ -450,6 +510,11 @@ class Stage(models.Model):
     # A side event (kind `side`): the main stage whose players not cut enter it.
     side_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="side_stages"
+    )
+    # A stage limited to a division: its cut takes only that division's players. A
+    # division in use by a stage cannot be deleted.
+    division = models.ForeignKey(
+        Division, null=True, blank=True, on_delete=models.PROTECT, related_name="stages"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -38,6 +38,7 @@ from ..events import results_changed
 from ..lifecycle import require_open
 from ..models import Member, Player, Round, Tournament
 from ..permissions import User, require
+from .divisions import divisions_of, pages_moved, set_divisions
 from .validation import (
     choice,
     collect,
@@ -51,7 +52,7 @@ MAX_RATING = 10_000
 CSV_COLUMNS = ("name", "club", "rating", "member")
 # Rows per INSERT statement of an import: well inside any driver's parameter limit.
 IMPORT_BATCH = 1000
-UPDATABLE = {"name", "club", "rating", "status", "fixed_table", "number"}
+UPDATABLE = {"name", "club", "rating", "status", "fixed_table", "number", "divisions"}
 # Tables are numbered 1 up; a club hall has far fewer than this.
 MAX_FIXED_TABLE = 500
 # Start numbers are printed on table sheets and typed on phones: a few digits at most.
@@ -139,16 +140,23 @@ def player_register(
     club: str = "",
     rating: int | None = None,
     fixed_table: int | None = None,
+    divisions: object = None,
 ) -> Player:
     """Register one player; start numbers count up from 1. Late entries are welcome: one
     registered once round 1 exists joins from the next round (`joined_round`), and the
     rounds before it count as the tournament's `missed_rounds` says. `fixed_table`: the
-    table number they always sit at (a mobility need), or None."""
+    table number they always sit at (a mobility need), or None. `divisions`: the slugs
+    (or rows) of the tournament's divisions they are in."""
     require(by, tournament, "organise")
     require_open(_lock(tournament))
-    fields = _player_fields(
-        {"name": name, "club": club, "rating": rating, "fixed_table": fixed_table}
+    errors: list[RuleError] = []
+    fields = collect(
+        errors,
+        _player_fields,
+        {"name": name, "club": club, "rating": rating, "fixed_table": fixed_table},
     )
+    chosen = collect(errors, divisions_of, tournament, divisions)
+    raise_all(errors)
     (number,) = _next_numbers(tournament, 1)
     player = stamp_history_user(
         Player(
@@ -160,6 +168,7 @@ def player_register(
         by,
     )
     player.save()
+    set_divisions(player, chosen)
     results_changed(tournament)
     return player
 
@@ -174,7 +183,14 @@ def player_update(*, player: Player, by: User, **changes: Any) -> Player:
     # the standings count below updates it, and a delete of the tournament locks it first.
     require_open(_lock(player.tournament_id))
     raise_all([RuleError(f, _("cannot be changed.")) for f in sorted(set(changes) - UPDATABLE)])
-    fields = _player_fields(changes)
+    errors: list[RuleError] = []
+    chosen = (
+        collect(errors, divisions_of, player.tournament, changes.pop("divisions"))
+        if "divisions" in changes
+        else None
+    )
+    fields = collect(errors, _player_fields, changes) or {}
+    raise_all(errors)
     if fields.get("number", player.number) != player.number:
         _number_free(player, fields["number"])
     standing_change = any(
@@ -193,6 +209,8 @@ def player_update(*, player: Player, by: User, **changes: Any) -> Player:
         raise RuleError(
             "number", _("#%(number)s is taken already.") % {"number": fields["number"]}
         ) from None
+    if chosen is not None and set_divisions(player, chosen) and not standing_change:
+        pages_moved(player.tournament)  # a division's standings list them now, or no more
     if standing_change:
         # Standings rows show names, clubs and who withdrew.
         results_changed(player.tournament)
