@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -186,7 +187,7 @@ class PlayerDetailView(TournamentScoped, APIView):
     def _player(self, request: Any, pk: int) -> Player:
         player = self.tournament.players.filter(pk=pk).first()
         if player is None:
-            raise Http404("No such player in this tournament.")
+            raise Http404(_("No such player in this tournament."))
         return player
 
     @extend_schema(
