@@ -119,7 +119,6 @@ from typing import Literal
 
 from scoring.errors import Path, RuleError
 from scoring.i18n import _, gettext_noop
-from scoring.i18n import gettext_noop
 from scoring.placement import (
     DEFAULT_PLACEMENT_POINTS,
     GameFinish,
