@@ -13,6 +13,11 @@ Terms (RULES.md §3, §4, §6, §8):
   ``joker_penalty`` reads "Joker penalty").
 * **choice label** — the words shown for a choice option's stored value
   (``CHOICE_LABELS``: ``lowest_points`` reads "lowest points").
+* **placement table** — the one option that is not a single value: ``placement_points``,
+  the points by finishing place per table size (``scoring.placement``), kept as JSON
+  keeps it (``{"2": [4, 0], "3": [4, 2, 0], "4": [4, 3, 1, 0]}``). An override may give
+  only some sizes; the others keep the default. It changes no game score, only the
+  ``placement_points`` standings metric.
 
 Help texts and choice labels are marked with ``gettext_noop`` (``scoring.i18n``): the
 catalogs hold them, and the form, panel or API that shows one translates it then. Error
@@ -31,6 +36,7 @@ from typing import Any, Literal
 
 from scoring.errors import RuleError, raise_all
 from scoring.i18n import _, gettext_noop
+from scoring.placement import DEFAULT_PLACEMENT_POINTS, as_stored, check_placement_points
 
 ExhaustedWinner = Literal["lowest_points", "fewest_tiles"]
 ExhaustedScoring = Literal["difference", "full"]
@@ -41,10 +47,11 @@ DEFAULT_PRESET = "standard"
 
 @dataclass(frozen=True)
 class Option:
-    """How one option may be set. ``kind`` is ``int``, ``bool`` or ``choice``."""
+    """How one option may be set. ``kind`` is ``int``, ``bool``, ``choice`` or
+    ``points`` (a placement table)."""
 
     name: str
-    kind: Literal["int", "bool", "choice"]
+    kind: Literal["int", "bool", "choice", "points"]
     help: str
     minimum: int | None = None
     maximum: int | None = None
@@ -54,6 +61,10 @@ class Option:
 
     def check(self, value: object) -> None:
         """Raise a RuleError on ``("rules", name)`` unless ``value`` is allowed."""
+        if self.kind == "points" and value is not None:
+            # Names the table size that is wrong: ("rules", "placement_points", "4").
+            check_placement_points(value, ("rules", self.name))
+            return
         if value is None:
             allowed = self.nullable
         elif self.kind == "bool":
@@ -83,6 +94,10 @@ class Option:
             if self.nullable:
                 return _("one of {choices} or null").format(choices=choices)
             return _("one of {choices}").format(choices=choices)
+        if self.kind == "points":
+            return _("points by place for each table size, e.g. {example}").format(
+                example='{"4": [4, 3, 1, 0]}'
+            )
         if self.kind == "bool":
             return _("true or false or null") if self.nullable else _("true or false")
         if self.nullable:
@@ -203,6 +218,16 @@ OPTIONS: dict[str, Option] = {
         _int_option(
             "runner_up_bonus", 0, 1000, gettext_noop("Points added to the loser(s) who paid least.")
         ),
+        Option(
+            "placement_points",
+            "points",
+            gettext_noop(
+                "Placement points by finishing place at tables of 4, 3 and 2 (the winner "
+                "first, then the others by game score; equal scores share the better place). "
+                "Counted by the placement_points ranking metric; no game score changes."
+            ),
+            affects_scoring=False,
+        ),
     )
 }
 
@@ -222,6 +247,7 @@ OPTION_LABELS: dict[str, str] = {
     "loss_cap": gettext_noop("Loss cap"),
     "win_bonus": gettext_noop("Win bonus"),
     "runner_up_bonus": gettext_noop("Runner up bonus"),
+    "placement_points": gettext_noop("Placement points"),
 }
 
 # What a choice option's stored value reads as (translate where shown).
@@ -231,6 +257,10 @@ CHOICE_LABELS: dict[str, str] = {
     "difference": gettext_noop("difference"),
     "full": gettext_noop("full"),
 }
+
+# Options added after rule sets were first stored: a stored rule set without one (an
+# older event file) takes its default rather than being refused.
+_ADDED_LATER: dict[str, Any] = {"placement_points": as_stored(DEFAULT_PLACEMENT_POINTS)}
 
 
 @dataclass(frozen=True)
@@ -251,6 +281,8 @@ class RuleSet:
     loss_cap: int | None
     win_bonus: int
     runner_up_bonus: int
+    # Table size (as text, as JSON keys are) -> points by place; every size 2-4 present.
+    placement_points: Mapping[str, list[int]]
 
     def __post_init__(self) -> None:
         errors: list[RuleError] = []
@@ -262,15 +294,29 @@ class RuleSet:
             except RuleError as error:
                 errors.append(error)
         raise_all(errors)
+        # One form for the same table however it was given (sizes as numbers or text,
+        # some sizes left out): equal rule sets compare equal and store the same JSON.
+        whole = check_placement_points(self.placement_points, ("rules", "placement_points"))
+        object.__setattr__(self, "placement_points", as_stored(whole))
+
+    def __hash__(self) -> int:
+        return hash(json.dumps(self.as_dict(), sort_keys=True))
+
+    def placement_table(self) -> dict[int, tuple[int, ...]]:
+        """The placement table with sizes as numbers (``scoring.placement``)."""
+        return {int(size): tuple(points) for size, points in self.placement_points.items()}
 
     def as_dict(self) -> dict[str, Any]:
         """Every option and the preset, JSON-ready."""
-        return {item.name: getattr(self, item.name) for item in fields(self)}
+        data = {item.name: getattr(self, item.name) for item in fields(self)}
+        data["placement_points"] = as_stored(self.placement_table())
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
         """A stored rule set back; every option must be present and valid."""
         names = [item.name for item in fields(cls)]
+        data = {**_ADDED_LATER, **data}
         errors = [
             RuleError(("rules", name), _("option {name} is missing").format(name=name))
             for name in names
@@ -313,6 +359,7 @@ _DEFAULTS: dict[str, Any] = {
     "loss_cap": None,
     "win_bonus": 0,
     "runner_up_bonus": 0,
+    "placement_points": as_stored(DEFAULT_PLACEMENT_POINTS),
 }
 
 # RULES.md §8, one row per preset: only what differs from the defaults.

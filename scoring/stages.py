@@ -19,9 +19,8 @@ carry-over
     What a player brings into the next stage: ``all`` (scores continue), ``none`` (reset
     to 0) or ``half``.
 placement points
-    Points by finishing place at a table in one game, from a table per table size (the
-    German city-championship 4/3/1/0). The finishing order is the order of the game
-    scores, highest first.
+    Points by finishing place at a table in one game (``scoring.placement``, which
+    defines the finishing order and its ties).
 race to N
     A final table that plays until one player has won ``N`` games (the Dutch "first to 4
     wins"), stopped at a games cap with a stated decider.
@@ -30,13 +29,7 @@ Decisions where RULES.md is silent
 ----------------------------------
 * ``half`` carry-over halves and rounds toward zero: 7 -> 3, -7 -> -3, so the carried
   value is never more than half of the score in either direction, whatever its sign.
-* Placement: players with the same game score share the best of the places they take and
-  each gets that place's points (competition ranking, "1224", as the standings' ranks):
-  two losers tied for second at a table of 4 under 4/3/1/0 both get 3 and the last player
-  0. Several winners of a pool-exhausted game are all first. ``first_places`` counts games
-  won outright: the only player in first place.
-* Default placement tables: 4/3/1/0 at tables of 4, 4/2/0 at tables of 3 (both named in
-  the issue) and 4/0 at tables of 2 (the winner's 4, as at the other sizes).
+* Placement points: see ``scoring.placement`` (finishing order, ties, the default tables).
 * Race to N: a game with several winners (a tied pool-exhausted end) counts a win for
   each. If more than one player reaches N in the same game, or the cap is reached, the
   decider is, in order: most wins in the final, then the higher sum of game scores in
@@ -60,18 +53,19 @@ from typing import Literal
 
 from scoring.errors import RuleError
 from scoring.i18n import _, ngettext
+
+# Placement points live in scoring.placement; named here too, beside the stages.
+from scoring.placement import DEFAULT_PLACEMENT_POINTS as DEFAULT_PLACEMENT_POINTS
+from scoring.placement import check_placement_points as check_placement_points
+from scoring.placement import first_place as first_place
+from scoring.placement import placement_points as placement_points
+from scoring.placement import places as places
 from scoring.standings import lot_draw
 
 CarryOver = Literal["all", "none", "half"]
 CARRY_OVER: tuple[CarryOver, ...] = ("all", "none", "half")
 CutTies = Literal["include", "lot"]
 CUT_TIES: tuple[CutTies, ...] = ("include", "lot")
-
-DEFAULT_PLACEMENT_POINTS: dict[int, tuple[int, ...]] = {
-    4: (4, 3, 1, 0),
-    3: (4, 2, 0),
-    2: (4, 0),
-}
 
 
 # --- the cut -------------------------------------------------------------------------
@@ -196,58 +190,6 @@ def carry_over(value: int, mode: CarryOver) -> int:
     raise RuleError(
         "carry_over", _("'{mode}' is not a carry-over; choose all, none or half").format(mode=mode)
     )
-
-
-# --- placement points ----------------------------------------------------------------
-
-
-def check_placement_points(
-    table: Mapping[int, Sequence[int]], field_name: str = "placement_points"
-) -> dict[int, tuple[int, ...]]:
-    """A placement table as an organiser typed it: for each table size 2-4 one whole
-    number per place, never rising from one place to the next."""
-    checked: dict[int, tuple[int, ...]] = {}
-    for size, points in table.items():
-        where = (field_name, str(size))
-        if size not in DEFAULT_PLACEMENT_POINTS:
-            raise RuleError(where, _("tables have 2 to 4 seats"))
-        values = tuple(points)
-        if len(values) != size:
-            raise RuleError(
-                where,
-                _("a table of {size} needs {size} places, not {count}").format(
-                    size=size, count=len(values)
-                ),
-            )
-        if any(not isinstance(v, int) or isinstance(v, bool) for v in values):
-            raise RuleError(where, _("each place's points must be a whole number"))
-        if any(a < b for a, b in itertools.pairwise(values)):
-            raise RuleError(where, _("a better place cannot earn fewer points than a worse one"))
-        checked[size] = values
-    return {**DEFAULT_PLACEMENT_POINTS, **checked}
-
-
-def places(scores: Mapping[int, int]) -> dict[int, int]:
-    """Each player's finishing place in one game (1 = best), ties sharing the best place."""
-    order = sorted(scores.values(), reverse=True)
-    return {player: order.index(score) + 1 for player, score in scores.items()}
-
-
-def placement_points(
-    scores: Mapping[int, int], table: Mapping[int, Sequence[int]] = DEFAULT_PLACEMENT_POINTS
-) -> dict[int, int]:
-    """Each player's placement points for one game at a table of ``len(scores)``."""
-    points = table.get(len(scores))
-    if points is None:
-        raise ValueError(f"no placement points for a table of {len(scores)}")
-    return {player: points[place - 1] for player, place in places(scores).items()}
-
-
-def first_place(scores: Mapping[int, int]) -> int | None:
-    """The player who won the game outright, or None when first place is shared."""
-    placed = places(scores)
-    firsts = [player for player, place in placed.items() if place == 1]
-    return firsts[0] if len(firsts) == 1 else None
 
 
 # --- race to N -----------------------------------------------------------------------

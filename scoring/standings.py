@@ -119,6 +119,13 @@ from typing import Literal
 
 from scoring.errors import Path, RuleError
 from scoring.i18n import _, gettext_noop
+from scoring.placement import (
+    DEFAULT_PLACEMENT_POINTS,
+    GameFinish,
+    PlacementTable,
+    PlacementTotals,
+    placement_totals,
+)
 
 Direction = Literal["higher", "lower"]
 
@@ -199,6 +206,8 @@ METRICS: dict[str, Metric] = {
         Metric("lot", gettext_noop("Lot"), gettext_noop("Lot"), "higher"),
         Metric("score_per_game", gettext_noop("Score per game"), gettext_noop("Pts/G"), "higher"),
         Metric("won_per_game", gettext_noop("Games won per game"), gettext_noop("W/G"), "higher"),
+        Metric("placement_points", gettext_noop("Placement points"), gettext_noop("PP"), "higher"),
+        Metric("first_places", gettext_noop("First places"), gettext_noop("1st"), "higher"),
     )
 }
 
@@ -209,11 +218,18 @@ HEAD_TO_HEAD = "head_to_head"
 PER_GAME = {"score_per_game": "score", "won_per_game": "games_won"}
 # The metrics that need to know who sat with whom; every other one is a per-player sum.
 SERIES_METRICS = frozenset({"table_wins", "opponents_score", HEAD_TO_HEAD})
+# The metrics that need each game's finishing order (``scoring.placement``).
+PLACEMENT_METRICS = frozenset({"placement_points", "first_places"})
 
 
 def needs_series(ranking: Iterable[str]) -> bool:
     """Whether ranking by these metrics needs series lines, not just per-player totals."""
     return not SERIES_METRICS.isdisjoint(ranking)
+
+
+def needs_placement(ranking: Iterable[str]) -> bool:
+    """Whether ranking by these metrics needs each game's finishing order."""
+    return not PLACEMENT_METRICS.isdisjoint(ranking)
 
 
 @dataclass(frozen=True)
@@ -348,6 +364,7 @@ def compute_standings(
     missed_games: Mapping[int, int] | None = None,
     missed_rounds: str = "not_played",
     lots: Mapping[int, int] | None = None,
+    placement: PlacementTable = DEFAULT_PLACEMENT_POINTS,
 ) -> list[StandingRow]:
     """Rank every registered player (withdrawn ones included, after the others: see
     "withdrawn" above) by ``ranking``.
@@ -355,9 +372,14 @@ def compute_standings(
     ``lines`` are the lines of confirmed results only, in any order; ``penalties`` maps a
     player to their count of unvoided penalties (absent = 0). A substitute's lines count
     only with ``credit_substitutes``; ``missed_games`` count as ``missed_rounds`` says
-    (see "substitute game", "missed games"). Returns one row per player, best first.
+    (see "substitute game", "missed games"). ``placement`` is the placement table the
+    placement metrics use. Returns one row per player, best first.
     """
     order = validate_ranking(ranking)
+    lines = list(lines)
+    placed = None
+    if needs_placement(order):
+        placed = placement_totals(finishes(lines, credit_substitutes), placement)
     counted = (line for line in lines if credit_substitutes or not line.substitute)
     missed = _missed(missed_games, missed_rounds)
     return _rank(
@@ -370,7 +392,26 @@ def compute_standings(
         withdrawn=withdrawn,
         missed=missed,
         lots=lots,
+        placed=placed,
     )
+
+
+def finishes(lines: Iterable[GameLine], credit_substitutes: bool = False) -> list[GameFinish]:
+    """Each game's finishing input from its lines: scores, winners, and the substitute
+    seats that count for nobody (unless ``credit_substitutes``)."""
+    games: dict[int, list[GameLine]] = {}
+    for line in lines:
+        games.setdefault(line.game, []).append(line)
+    return [
+        GameFinish(
+            scores={line.player: line.score for line in game},
+            winners=frozenset(line.player for line in game if line.winner),
+            left_out=frozenset(
+                line.player for line in game if line.substitute and not credit_substitutes
+            ),
+        )
+        for game in games.values()
+    ]
 
 
 def compute_standings_from_series(
@@ -385,11 +426,14 @@ def compute_standings_from_series(
     missed_rounds: str = "not_played",
     carried: Mapping[int, int] | None = None,
     lots: Mapping[int, int] | None = None,
+    placed: PlacementTotals | None = None,
 ) -> list[StandingRow]:
     """``compute_standings`` from series lines: the same rows for the same games.
 
     ``series`` holds at most one line per player and part of a series, in any order, and
     only for confirmed results (substitute games already left out unless credited).
+    Series lines hold no finishing order: a ranking with ``PLACEMENT_METRICS`` needs the
+    caller's ``placed`` (``scoring.placement.placement_totals`` over the same games).
     """
     order = validate_ranking(ranking)
     missed = _missed(missed_games, missed_rounds)
@@ -404,6 +448,7 @@ def compute_standings_from_series(
         missed=missed,
         carried=carried,
         lots=lots,
+        placed=placed,
     )
 
 
@@ -419,10 +464,12 @@ def compute_standings_from_totals(
     missed_rounds: str = "not_played",
     carried: Mapping[int, int] | None = None,
     lots: Mapping[int, int] | None = None,
+    placed: PlacementTotals | None = None,
 ) -> list[StandingRow]:
     """``compute_standings`` for a ranking without ``SERIES_METRICS``, from one line per
     player: the same ranks, and the same metrics except the series ones, which are left
     out of the rows (nothing ranks by them, and they would cost a pass over every series).
+    ``placed`` as for ``compute_standings_from_series``.
     """
     order = validate_ranking(ranking)
     if needs_series(order):
@@ -440,7 +487,9 @@ def compute_standings_from_totals(
         values["rack_total"][line.player] = line.charge
         values["best_game"][line.player] = line.best_game if line.games else 0
     missed = _missed(missed_games, missed_rounds)
-    return _finish(roster, values, [], penalties, order, lot_seed, withdrawn, missed, carried, lots)
+    return _finish(
+        roster, values, [], penalties, order, lot_seed, withdrawn, missed, carried, lots, placed
+    )
 
 
 def fold_games(lines: Iterable[GameLine]) -> list[SeriesLine]:
@@ -520,12 +569,13 @@ def _rank(
     missed: Missed | None = None,
     carried: Mapping[int, int] | None = None,
     lots: Mapping[int, int] | None = None,
+    placed: PlacementTotals | None = None,
 ) -> list[StandingRow]:
     """The rows for a validated ranking ``order``; ``source`` names the input in errors."""
     roster = _roster(players)
     values, parts = _tally(roster, series, source)
     return _finish(
-        roster, values, parts, penalties, order, lot_seed, withdrawn, missed, carried, lots
+        roster, values, parts, penalties, order, lot_seed, withdrawn, missed, carried, lots, placed
     )
 
 
@@ -547,10 +597,13 @@ def _finish(
     missed: Missed | None = None,
     carried: Mapping[int, int] | None = None,
     lots: Mapping[int, int] | None = None,
+    placed: PlacementTotals | None = None,
 ) -> list[StandingRow]:
-    """Add penalties, lot and head_to_head to the summed ``values``, then rank: the
-    players in ``withdrawn`` after all the others (see "withdrawn" above). A stage's
-    ``carried`` score (``scoring.stages.carry_over``) is added to ``score`` first."""
+    """Add penalties, lot, the placement metrics and head_to_head to the summed
+    ``values``, then rank: the players in ``withdrawn`` after all the others (see
+    "withdrawn" above). A stage's ``carried`` score (``scoring.stages.carry_over``) is
+    added to ``score`` first."""
+    _add_placement(roster, values, placed, order)
     if missed is not None:
         missed.apply(values)
     for player, points in (carried or {}).items():
@@ -595,6 +648,24 @@ def _finish(
             previous_key = key
         rows.append(StandingRow(rank, player, {k: table[k][player] for k in reported}))
     return rows
+
+
+def _add_placement(
+    roster: list[int],
+    values: dict[str, dict[int, int]],
+    placed: PlacementTotals | None,
+    order: tuple[str, ...],
+) -> None:
+    """The placement metrics from the caller's totals (0 for a player without a game).
+    Reported whenever given; a ranking by them without them is a bug on the calling side."""
+    if placed is None:
+        if needs_placement(order):
+            raise ValueError(f"ranking {order}: needs the placement totals (placed)")
+        return
+    for key, totals in (("placement_points", placed.points), ("first_places", placed.firsts)):
+        if not totals.keys() <= values["score"].keys():
+            raise ValueError(f"placed: a player of {key} is not registered")
+        values[key] = {p: totals.get(p, 0) for p in roster}
 
 
 def _sum_lines(

@@ -67,6 +67,17 @@ def _override_field(name: str) -> forms.Field:
             choices=[as_preset, *((c, gettext_lazy(CHOICE_LABELS[c])) for c in option.choices)],
             help_text=gettext_lazy(option.help),
         )
+    if option.kind == "points":
+        return forms.CharField(
+            label=label,
+            required=False,
+            help_text=gettext_lazy(
+                "Points by finishing place for each table size, e.g. '4: 4 3 1 0; 3: 4 2 0; "
+                "2: 4 0' (a size left out keeps 4/3/1/0, 4/2/0, 4/0). Blank: as the preset. "
+                "Rank by placement_points to use them."
+            ),
+            widget=forms.TextInput(attrs={"autocomplete": "off"}),
+        )
     if option.nullable:
         hint = gettext_lazy("Blank: as the preset. Type 'none' for none.")
     else:
@@ -93,16 +104,49 @@ def _parse_override(name: str, text: str) -> Any:
         return text == "true"
     if kind == "choice":
         return text
+    if kind == "points":
+        return parse_points_table(text)
     if text.lower() in NONE_WORDS:
         return None
     number = whole_number(text)
     return text if number is None else number
 
 
+_POINTS_ENTRY = re.compile(r"^\s*(\S+?)\s*[:=]\s*(.*)$")
+_POINTS_SPLIT = re.compile(r"[\s,/]+")
+
+
+def parse_points_table(text: str) -> dict[str, list[Any]]:
+    """A placement table as typed, "4: 4 3 1 0; 3: 4/2/0", as the rules take it:
+    {"4": [4, 3, 1, 0], "3": [4, 2, 0]}. Entries are separated by ";" or new lines;
+    what is not a whole number is passed on as it is, so the rules' own check names it."""
+    table: dict[str, list[Any]] = {}
+    for entry in re.split(r"[;\n]+", text):
+        if not entry.strip():
+            continue
+        match = _POINTS_ENTRY.match(entry)
+        size, points = (match.group(1), match.group(2)) if match else (entry.strip(), "")
+        values = [token for token in _POINTS_SPLIT.split(points.strip()) if token]
+        table[size] = [
+            whole_number(token) if whole_number(token) is not None else token for token in values
+        ]
+    return table
+
+
+def points_table_text(table: Any) -> str:
+    """A stored placement table as the override field shows it: "4: 4 3 1 0; 3: 4 2 0"."""
+    return "; ".join(
+        f"{size}: {' '.join(str(v) for v in table[size])}"
+        for size in sorted(table, key=lambda s: -int(s))
+    )
+
+
 def _as_typed(name: str, value: Any) -> Any:
     """An option's value as its override field shows it ("true"/"false", "none")."""
     if OPTIONS[name].kind == "bool":
         return "true" if value else "false"
+    if OPTIONS[name].kind == "points":
+        return points_table_text(value)
     return "none" if value is None else value
 
 

@@ -56,6 +56,10 @@ Terms:
   `cut_min_score`) of the previous stage's standings, ties at the line as `cut_ties` says
   (`scoring.stages.cut`). Stored as the stage's entry list (`StageEntry`) when the
   previous stage is closed. Stage 1 has no cut: every player enters it.
+* qualification slots — a tournament may declare that its top `qualify_slots` players
+  qualify for a named event (`qualify_event`, e.g. a national final). A player flagged
+  `already_qualified` (qualified at an earlier event) passes their slot down to the next
+  player in the standings (`scoring.qualification`).
 * carried — the score a player brings into a stage (`StageEntry.carried`): their previous
   stage total, as the stage's `carry_over` says (all / none / half).
 * division — a category of a tournament's players ranked apart as well as in the whole
@@ -222,6 +226,14 @@ class Tournament(models.Model):
         editable=False,
         help_text=_("When the first result was entered; from then on the rules are frozen."),
     )
+    qualify_slots = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("How many of the final standings qualify; empty: none."),
+    )
+    qualify_event = models.CharField(
+        max_length=120, blank=True, help_text=_("The event the qualifiers go on to.")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -254,6 +266,12 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(forfeit_rule__in=["shared", "absent_only"]),
                 name="forfeit_rule_choice",
+            ),
+            # Slots name the event they lead to, and an event without slots is none.
+            models.CheckConstraint(
+                condition=Q(qualify_slots__isnull=True, qualify_event="")
+                | Q(qualify_slots__gte=1, qualify_slots__lte=1000) & ~Q(qualify_event=""),
+                name="qualify_slots_with_event",
             ),
         ]
 
@@ -387,6 +405,10 @@ class Player(models.Model):
     # Only divisions of the player's own tournament: checked by
     # `tournaments.services.divisions` (a cross-table rule no portable constraint states).
     divisions = models.ManyToManyField(Division, blank=True, related_name="players")
+    already_qualified = models.BooleanField(
+        default=False,
+        help_text=_("Already qualified for the qualify event: passes the slot down."),
+    )
     registered_at = models.DateTimeField(auto_now_add=True)
 
     history = HistoricalRecords()

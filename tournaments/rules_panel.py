@@ -50,6 +50,11 @@ def as_shown(value: Any) -> str:
     (``lowest_points``) is shown as its words, translated when the catalogs know them."""
     if value is None:
         return pgettext("rule option value", "none")
+    if isinstance(value, dict):  # the placement table: "4: 4/3/1/0 · 3: 4/2/0 · 2: 4/0"
+        return " · ".join(
+            f"{size}: {'/'.join(str(v) for v in value[size])}"
+            for size in sorted(value, key=lambda size: -int(size))
+        )
     if isinstance(value, bool):
         if value:
             return pgettext("rule option value", "yes")

@@ -58,6 +58,13 @@ def _option_schema(name: str) -> dict[str, Any]:
         }
     elif option.kind == "bool":
         schema = {"type": "boolean"}
+    elif option.kind == "points":
+        schema = {
+            "type": "object",
+            "description": "Table size (2, 3, 4) -> points by place, best first.",
+            "additionalProperties": {"type": "array", "items": {"type": "integer"}},
+            "example": {"4": [4, 3, 1, 0], "3": [4, 2, 0], "2": [4, 0]},
+        }
     else:
         schema = {"type": "string", "enum": list(option.choices)}
     if option.nullable:
@@ -86,6 +93,10 @@ def _rules_out_field(name: str) -> serializers.Field:
         return serializers.IntegerField(allow_null=option.nullable, help_text=option.help)
     if option.kind == "bool":
         return serializers.BooleanField(help_text=option.help)
+    if option.kind == "points":
+        return serializers.DictField(
+            child=serializers.ListField(child=serializers.IntegerField()), help_text=option.help
+        )
     return serializers.ChoiceField(choices=option.choices, help_text=option.help)
 
 

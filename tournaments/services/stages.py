@@ -78,12 +78,18 @@ def _bool(field: str, value: object) -> bool:
 
 
 def stage_settings_checked(
-    values: Mapping[str, Any], number: int, default_ranking: list[str], *, side: bool = False
+    values: Mapping[str, Any],
+    number: int,
+    default_ranking: list[str],
+    *,
+    side: bool = False,
+    tournament: Tournament | None = None,
 ) -> dict[str, Any]:
     """Every field of stage `number` checked at once (all errors together), as it will be
     stored; `default_ranking` when `values` gives none. `side`: the stage is a side event
     (kind `side`, no cut). Shared with the event file's import, which names the fields
-    by their place in the document."""
+    by their place in the document. A division is looked up among `tournament`'s; without
+    one (a document checked before its tournament exists) none may be named."""
     unknown = sorted(set(values) - FIELDS)
     if unknown:
         raise RuleError(unknown[0], "is not a stage setting.")
@@ -140,10 +146,12 @@ def stage_settings_checked(
     return out
 
 
-def _division(tournament: Tournament, value: object) -> Any:
+def _division(tournament: Tournament | None, value: object) -> Any:
     """The division a stage is limited to (a slug, or a row of this tournament), or None."""
     if value is None or value == "":
         return None
+    if tournament is None:
+        raise RuleError("division", _("no tournament yet, so no division to limit the stage to."))
     if isinstance(value, list | tuple):
         raise RuleError("division", _("name one division by its slug."))
     (division,) = divisions_of(tournament, value, "division")
@@ -194,7 +202,7 @@ def stage_create(*, tournament: Tournament, by: User, **values: Any) -> Stage:
                 "no entrants.",
             )
         number = next_stage_number(tournament)
-        fields = stage_settings_checked(values, number, tournament.ranking)
+        fields = stage_settings_checked(values, number, tournament.ranking, tournament=tournament)
         stage = Stage(tournament=tournament, number=number, **fields)
         stamp_history_user(stage, by).save()
         transaction.on_commit(lambda: pages_changed(tournament.slug))
@@ -217,7 +225,11 @@ def stage_update(*, stage: Stage, by: User, **changes: Any) -> Stage:
             )
         current = {name: getattr(stage, name) for name in FIELDS}
         fields = stage_settings_checked(
-            {**current, **changes}, stage.number, tournament.ranking, side=stage.is_side
+            {**current, **changes},
+            stage.number,
+            tournament.ranking,
+            side=stage.is_side,
+            tournament=tournament,
         )
         for name, value in fields.items():
             setattr(stage, name, value)
