@@ -441,6 +441,10 @@ class InvitationAcceptForm(PageForm):
 
 
 class PlayerForm(PageForm):
+    """A player's fields, and the club member they are linked to when the tournament is
+    held under a club (`tournament` given: the choices are its club's members; none, or
+    a tournament under no club: no member field)."""
+
     name = forms.CharField(label=gettext_lazy("Name"), required=False)  # the service requires it
     club = forms.CharField(label=gettext_lazy("Club"), required=False)
     rating = WholeNumberField(label=gettext_lazy("Rating"), required=False)
@@ -451,6 +455,66 @@ class PlayerForm(PageForm):
             "A mobility need: the table number they sit at every round. Blank: any."
         ),
     )
+    member = forms.ModelChoiceField(
+        label=gettext_lazy("Club member"),
+        queryset=Member.objects.none(),
+        required=False,
+        empty_label=gettext_lazy("Not linked"),
+        help_text=gettext_lazy(
+            "The same person in the club's other tournaments, seasons and ratings. Type a "
+            "name's first letters to jump to it. A blank name is the member's name."
+        ),
+    )
+    member_help_editing = gettext_lazy(
+        "The same person in the club's other tournaments, seasons and ratings. Type a "
+        "name's first letters to jump to it."
+    )
+
+    field_order = ["name", "member", "club", "rating", "fixed_table"]
+
+    def __init__(
+        self,
+        *args: Any,
+        tournament: Tournament | None = None,
+        player: Player | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        if tournament is None or tournament.club_id is None:
+            del self.fields["member"]
+            return
+        # Who each member is already, so the list says it before the service refuses it.
+        taken = {
+            member: (name, number)
+            for member, name, number in tournament.players.exclude(member=None)
+            .exclude(pk=getattr(player, "pk", None))
+            .values_list("member", "name", "number")
+        }
+        field = self.fields["member"]
+        if player is not None:  # the name stays as typed when editing
+            field.help_text = self.member_help_editing
+        field.queryset = tournament.club.members.order_by("name", "pk")  # type: ignore[attr-defined]
+        field.label_from_instance = lambda member: _member_label(member, taken)  # type: ignore[attr-defined]
+
+    def values(self) -> dict[str, Any]:
+        """The service's keyword arguments: the member by id."""
+        values = dict(self.cleaned_data)
+        if "member" in values:
+            values["member"] = values["member"].pk if values["member"] else None
+        return values
+
+
+def _member_label(member: Member, taken: dict[int, tuple[str, int]]) -> str:
+    """ "Ada Peretz (H-1)", and "— already #3 Ann" when another player has them."""
+    label = f"{member.name} ({member.code})" if member.code else member.name
+    if member.pk in taken:
+        name, number = taken[member.pk]
+        return gettext("%(member)s — already #%(number)s %(player)s") % {
+            "member": label,
+            "number": number,
+            "player": name,
+        }
+    return label
 
 
 class CheckInForm(PageForm):
@@ -463,7 +527,7 @@ class CheckInForm(PageForm):
 class PlayerEditForm(PlayerForm):
     number = WholeNumberField(label=gettext_lazy("Start number"), required=False)
 
-    field_order = ["number", "name", "club", "rating"]
+    field_order = ["number", "name", "member", "club", "rating"]
 
     @classmethod
     def initial_for(cls, player: Player) -> dict[str, Any]:
@@ -472,11 +536,12 @@ class PlayerEditForm(PlayerForm):
             "name": player.name,
             "club": player.club,
             "rating": player.rating,
+            "member": player.member_id,
         }
 
     def changes(self) -> dict[str, Any]:
         """The service's keyword arguments; a blank number is "is required" there."""
-        return dict(self.cleaned_data)
+        return self.values()
 
 
 class PlayerImportForm(PageForm):

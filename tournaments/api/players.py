@@ -77,6 +77,14 @@ class PlayerOut(serializers.Serializer):
         help_text="A late entry's first round (registered once round 1 existed); null = "
         "from the start.",
     )
+    member = serializers.IntegerField(
+        source="member_id",
+        allow_null=True,
+        help_text="The id of the club member this player is linked to, or null.",
+    )
+    member_name = serializers.CharField(
+        source="member.name", allow_null=True, help_text="That member's name, or null."
+    )
 
 
 class PlayerIn(StrictInput):
@@ -88,6 +96,13 @@ class PlayerIn(StrictInput):
         allow_null=True,
         help_text="A mobility need: the table number (1 up) this player sits at every round "
         "the draw seats; null = any table. A hand-made (`manual`) seating is taken as given.",
+    )
+    member = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Link the player to a member of the tournament's club (the member's id; "
+        "null: not linked). Not a member of that club, or a member already linked to "
+        "another player of the tournament: 400 naming `member`.",
     )
 
 
@@ -123,6 +138,8 @@ PLAYER_EXAMPLE = {
     "status": "active",
     "fixed_table": None,
     "joined_round": None,
+    "member": 7,
+    "member_name": "Ada Peretz",
 }
 
 
@@ -157,7 +174,7 @@ class PlayerListView(TournamentScoped, ListAPIView):
     def get_queryset(self) -> QuerySet[Player]:
         if self.fake():
             return Player.objects.none()
-        return self.tournament.players.order_by("number")
+        return self.tournament.players.select_related("member").order_by("number")
 
     @extend_schema(
         tags=["players"],
@@ -170,7 +187,7 @@ class PlayerListView(TournamentScoped, ListAPIView):
         examples=[
             OpenApiExample(
                 "Register",
-                value={"name": "Ada Peretz", "club": "Haifa RC", "rating": 1620},
+                value={"name": "Ada Peretz", "club": "Haifa RC", "rating": 1620, "member": 7},
                 request_only=True,
             ),
             OpenApiExample("Registered", value=PLAYER_EXAMPLE, response_only=True),

@@ -111,9 +111,9 @@ def _players_page(
         "tournaments/players.html",
         {
             **tournament_context(request.user, tournament),
-            "form": form or PlayerForm(),
+            "form": form or PlayerForm(tournament=tournament),
             "import_form": import_form or PlayerImportForm(),
-            "players": tournament.players.order_by("number"),
+            "players": tournament.players.select_related("member").order_by("number"),
         },
     )
 
@@ -121,11 +121,11 @@ def _players_page(
 @tournament_page("organise")
 def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The player list; POST registers one player."""
-    form = PlayerForm(request.POST or None)
+    form = PlayerForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         try:
             player = player_services.player_register(
-                tournament=tournament, by=request.user, **form.cleaned_data
+                tournament=tournament, by=request.user, **form.values()
             )
         except RuleError as error:
             add_rule_errors(form, error)

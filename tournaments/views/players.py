@@ -26,7 +26,12 @@ from ..web import add_rule_errors, tournament_context, tournament_page
 @tournament_page("organise")
 def player_edit(request: HttpRequest, tournament: Tournament, player_number: int) -> HttpResponse:
     player = get_object_or_404(tournament.players, number=player_number)
-    form = PlayerEditForm(request.POST or None, initial=PlayerEditForm.initial_for(player))
+    form = PlayerEditForm(
+        request.POST or None,
+        initial=PlayerEditForm.initial_for(player),
+        tournament=tournament,
+        player=player,
+    )
     if request.method == "POST" and form.is_valid():
         changes = {
             field: value
