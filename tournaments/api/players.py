@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, prefetch_related_objects
 from django.http import Http404
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import (
@@ -29,6 +29,7 @@ from ..models import Player
 from ..services import players as services
 from ..services.validation import max_length_of
 from .common import (
+    RawJSONField,
     StrictCharField,
     StrictChoiceField,
     StrictInput,
@@ -76,6 +77,13 @@ class PlayerOut(serializers.Serializer):
         help_text="A late entry's first round (registered once round 1 existed); null = "
         "from the start.",
     )
+    divisions = serializers.SerializerMethodField(
+        help_text="The slugs of the divisions the player is in (`GET divisions/`)."
+    )
+
+    def get_divisions(self, player: Player) -> list[str]:
+        # Prefetched by the lists (one query for all); read here for a single player.
+        return [d.slug for d in sorted(player.divisions.all(), key=lambda d: (d.order, d.name))]
 
 
 class PlayerIn(StrictInput):
@@ -87,6 +95,14 @@ class PlayerIn(StrictInput):
         allow_null=True,
         help_text="A mobility need: the table number (1 up) this player sits at every round "
         "the draw seats; null = any table. A hand-made (`manual`) seating is taken as given.",
+    )
+    divisions = RawJSONField(
+        schema={"type": "array", "items": {"type": "string"}},
+        required=False,
+        allow_null=True,
+        help_text="The slugs of the tournament's divisions the player is in (all of them: "
+        "`[]` takes them out of every one). A slug the tournament has no division for is a "
+        "400 naming `divisions`.",
     )
 
 
@@ -122,6 +138,7 @@ PLAYER_EXAMPLE = {
     "status": "active",
     "fixed_table": None,
     "joined_round": None,
+    "divisions": ["juniors"],
 }
 
 
@@ -156,7 +173,7 @@ class PlayerListView(TournamentScoped, ListAPIView):
     def get_queryset(self) -> QuerySet[Player]:
         if self.fake():
             return Player.objects.none()
-        return self.tournament.players.order_by("number")
+        return self.tournament.players.prefetch_related("divisions").order_by("number")
 
     @extend_schema(
         tags=["players"],
@@ -301,6 +318,7 @@ class PlayerImportView(TournamentScoped, APIView):
         # Read one byte past the limit: enough for the service to refuse it, never more.
         data = upload.read(services.MAX_CSV_BYTES + 1)
         imported = services.players_import_csv(tournament=tournament, by=request.user, data=data)
+        prefetch_related_objects(imported.players, "divisions")
         return Response(
             PlayerOut(imported.players, many=True).data,
             status=status.HTTP_201_CREATED,

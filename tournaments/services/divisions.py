@@ -82,12 +82,18 @@ def _slug(value: object) -> str:
     return value
 
 
+def _free_slug(name: str, others: Any) -> str:
+    """A slug made from the name, with -2, -3... when another division has it."""
+    base = slugify(name, allow_unicode=True)[: max_length_of(Division, "slug") - 4] or "division"
+    taken = set(others.values_list("slug", flat=True))
+    candidates = (base if n == 1 else f"{base}-{n}" for n in range(1, len(taken) + 2))
+    return next(slug for slug in candidates if slug not in taken)
+
+
 def _prizes(value: object) -> list[str]:
     """Labels, 1st place first; surrounding spaces and trailing empty labels dropped."""
     if value is None:
         return []
-    if isinstance(value, str):  # a form's text: one label a line
-        value = value.splitlines()
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
         raise RuleError("prizes", _("must be a list of labels, one per place."))
     labels = [label.strip() for label in value]
@@ -119,11 +125,10 @@ def _checked(tournament: Tournament, values: dict[str, Any], division: Division 
     name = collect(
         errors, text, "name", values.get("name"), max_length=max_length_of(Division, "name")
     )
+    others = tournament.divisions.exclude(pk=division.pk if division else None)
     slug_given = values.get("slug")
     if slug_given in (None, "") and name:
-        slug_given = slugify(name, allow_unicode=True)[: max_length_of(Division, "slug")] or (
-            "division"
-        )
+        slug_given = _free_slug(name, others)
     slug = collect(errors, _slug, slug_given) if slug_given not in (None, "") else None
     order = collect(
         errors,
@@ -136,7 +141,6 @@ def _checked(tournament: Tournament, values: dict[str, Any], division: Division 
     )
     prizes = collect(errors, _prizes, values.get("prizes"))
     raise_all(errors)
-    others = tournament.divisions.exclude(pk=division.pk if division else None)
     if others.filter(name__iexact=name).exists():
         errors.append(RuleError("name", _("%(name)s is a division already.") % {"name": name}))
     if others.filter(slug=slug).exists():
@@ -204,8 +208,6 @@ def divisions_of(tournament: Tournament, value: object, field: str = "divisions"
     RuleError on `field` naming each one that is not."""
     if value is None:
         return []
-    if isinstance(value, str | Division):
-        value = [value]
     if not isinstance(value, list | tuple | set | frozenset):
         raise RuleError(field, _("must be a list of division slugs."))
     known = {d.slug: d for d in tournament.divisions.all()}

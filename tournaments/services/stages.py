@@ -144,7 +144,7 @@ def _division(tournament: Tournament, value: object) -> Any:
         return None
     if isinstance(value, list | tuple):
         raise RuleError("division", _("name one division by its slug."))
-    (division,) = divisions_of(tournament, value, "division")
+    (division,) = divisions_of(tournament, [value], "division")
     return division
 
 

@@ -13,7 +13,17 @@ from tournaments.services.clubs import club_create, member_create, tournament_ho
 pytestmark = pytest.mark.django_db
 
 PLAYERS = "/api/v1/tournaments/club-open/players/"
-PLAYER_KEYS = {"id", "number", "name", "club", "rating", "status", "fixed_table", "joined_round"}
+PLAYER_KEYS = {
+    "id",
+    "number",
+    "name",
+    "club",
+    "rating",
+    "status",
+    "fixed_table",
+    "joined_round",
+    "divisions",  # an addition (issue 12): the slugs of the player's divisions
+}
 
 
 def csv_file(text: str | bytes, name: str = "players.csv") -> SimpleUploadedFile:
@@ -39,6 +49,7 @@ def test_register_answers_the_player(client_for, tournament):
         "status": "active",
         "fixed_table": None,
         "joined_round": None,  # registered before round 1: from the start
+        "divisions": [],
     }
 
 
