@@ -72,7 +72,7 @@ urlpatterns = [
     ),
     path(T + "divisions/", divisions.DivisionListView.as_view(), name="api-divisions"),
     path(
-        T + "divisions/<slug:division>/",
+        T + "divisions/<str:division>/",
         divisions.DivisionDetailView.as_view(),
         name="api-division",
     ),

@@ -266,3 +266,29 @@ def player_divisions_set(*, player: Player, by: User, divisions: object) -> list
         if set_divisions(player, chosen):
             pages_moved(tournament)
         return chosen
+
+
+def division_members_set(*, division: Division, by: User, player_ids: object) -> int:
+    """Make exactly these players (ids, of the division's tournament) its members; how
+    many it has then. An id of no player of the tournament is a RuleError on `players`."""
+    with transaction.atomic():
+        tournament = _lock(division.tournament_id)
+        require(by, tournament, "organise")
+        require_open(tournament)
+        if not isinstance(player_ids, list | tuple | set) or any(
+            isinstance(p, bool) or not isinstance(p, int) for p in player_ids
+        ):
+            raise RuleError("players", _("must be a list of player ids."))
+        wanted = set(player_ids)
+        known = set(tournament.players.filter(pk__in=wanted).values_list("pk", flat=True))
+        if wanted - known:
+            raise RuleError(
+                "players",
+                _("no player of %(tournament)s has the id %(id)s.")
+                % {"tournament": tournament.name, "id": min(wanted - known)},
+            )
+        current = set(division.players.values_list("pk", flat=True))
+        if wanted != current:
+            division.players.set(wanted)
+            pages_moved(tournament)
+        return len(wanted)

@@ -26,6 +26,7 @@ from scoring.rules import PRESET_RANKING, PRESET_TABLE_SIZE
 from ..exports import players_csv as players_csv_text
 from ..forms import PlayerForm, PlayerImportForm, TournamentForm
 from ..models import Player, Tournament
+from ..selectors import divisions_list
 from ..services import players as player_services
 from ..services import tournaments as services
 from ..web import (
@@ -107,9 +108,9 @@ def _players_page(
         "tournaments/players.html",
         {
             **tournament_context(request.user, tournament),
-            "form": form or PlayerForm(),
+            "form": form or PlayerForm(divisions=divisions_list(tournament)),
             "import_form": import_form or PlayerImportForm(),
-            "players": tournament.players.order_by("number"),
+            "players": tournament.players.prefetch_related("divisions").order_by("number"),
         },
     )
 
@@ -117,7 +118,7 @@ def _players_page(
 @tournament_page("organise")
 def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The player list; POST registers one player."""
-    form = PlayerForm(request.POST or None)
+    form = PlayerForm(request.POST or None, divisions=divisions_list(tournament))
     if request.method == "POST" and form.is_valid():
         try:
             player = player_services.player_register(
