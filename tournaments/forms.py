@@ -36,7 +36,17 @@ from scoring.rules import (
 from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.standings import METRICS
 
-from .models import Club, Member, Player, Season, StaffMember, Stage, Tournament, Webhook
+from .models import (
+    Club,
+    Division,
+    Member,
+    Player,
+    Season,
+    StaffMember,
+    Stage,
+    Tournament,
+    Webhook,
+)
 from .rules_panel import RulesPreview, rules_preview
 from .services.validation import max_length_of
 from .web import PageForm, WholeNumberField, whole_number
@@ -465,6 +475,13 @@ class PlayerForm(PageForm):
             "name's first letters to jump to it. A blank name is the member's name."
         ),
     )
+    divisions = forms.MultipleChoiceField(
+        label=gettext_lazy("Divisions"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=gettext_lazy("Ranked apart in each, as well as in the whole field."),
+    )
+
     member_help_editing = gettext_lazy(
         "The same person in the club's other tournaments, seasons and ratings. Type a "
         "name's first letters to jump to it."
@@ -477,9 +494,16 @@ class PlayerForm(PageForm):
         *args: Any,
         tournament: Tournament | None = None,
         player: Player | None = None,
+        divisions: list[Division] | None = None,
         **kwargs: Any,
     ) -> None:
+        """`divisions`: the tournament's; without any, the form has no divisions field."""
         super().__init__(*args, **kwargs)
+        if divisions:
+            # Any slug is taken as sent: the service names one the tournament lacks.
+            self.fields["divisions"].choices = [(d.slug, d.name) for d in divisions]
+        else:
+            del self.fields["divisions"]
         if tournament is None or tournament.club_id is None:
             del self.fields["member"]
             return
@@ -530,13 +554,20 @@ class PlayerEditForm(PlayerForm):
     field_order = ["number", "name", "member", "club", "rating"]
 
     @classmethod
-    def initial_for(cls, player: Player) -> dict[str, Any]:
+    def initial_for(cls, player: Player, divisions: list[Division] | None = None) -> dict:
+        """The form as the player is; their divisions read only when the tournament has
+        some (`divisions`)."""
         return {
             "number": player.number,
             "name": player.name,
             "club": player.club,
             "rating": player.rating,
             "member": player.member_id,
+            "divisions": (
+                [d.slug for d in player.divisions.order_by("order", "name", "id")]
+                if divisions
+                else []
+            ),
         }
 
     def changes(self) -> dict[str, Any]:
@@ -765,3 +796,65 @@ class StageForm(PageForm):
         data = dict(self.cleaned_data)
         keys = [key for key in _SPLIT.split(str(data.pop("ranking") or "").strip()) if key]
         return {**data, **({"ranking": keys} if keys else {})}
+
+
+class DivisionForm(PageForm):
+    """A division to add or change (`tournaments.services.divisions` checks everything)."""
+
+    name = forms.CharField(label=gettext_lazy("Name"), required=False)
+    slug = forms.CharField(
+        label=gettext_lazy("Short name in addresses"),
+        required=False,
+        help_text=gettext_lazy(
+            "Letters, digits and '-', like 'juniors'. Blank: made from the name."
+        ),
+    )
+    order = WholeNumberField(
+        label=gettext_lazy("Order"),
+        required=False,
+        help_text=gettext_lazy("Its place among the divisions, 0 first. Blank: after the last."),
+    )
+    prizes = forms.CharField(
+        label=gettext_lazy("Prizes"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=gettext_lazy(
+            "One label a line, 1st place first (a blank line: no prize for that place)."
+        ),
+    )
+
+    @classmethod
+    def initial_for(cls, division: Division) -> dict[str, Any]:
+        return {
+            "name": division.name,
+            "slug": division.slug,
+            "order": division.order,
+            "prizes": "\n".join(division.prizes),
+        }
+
+    def values(self) -> dict[str, Any]:
+        data = dict(self.cleaned_data)
+        data["prizes"] = str(data.get("prizes") or "").splitlines()
+        # Blank: the service's default (a new division's slug from its name, placed after
+        # the last; a division changed keeps its own).
+        for name in ("order", "slug"):
+            if data.get(name) in (None, ""):
+                data.pop(name, None)
+        return data
+
+
+class DivisionPlayersForm(PageForm):
+    """Who is in a division: a box per player of the tournament."""
+
+    players = forms.MultipleChoiceField(
+        label=gettext_lazy("Players in this division"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args: Any, players: list[Player], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["players"].choices = [(str(p.pk), f"#{p.number} {p.name}") for p in players]
+
+    def player_ids(self) -> list[int]:
+        return [int(pk) for pk in self.cleaned_data["players"]]
