@@ -29,6 +29,7 @@ from ..models import Player
 from ..services import players as services
 from ..services.validation import max_length_of
 from .common import (
+    StrictBooleanField,
     StrictCharField,
     StrictChoiceField,
     StrictInput,
@@ -76,6 +77,10 @@ class PlayerOut(serializers.Serializer):
         help_text="A late entry's first round (registered once round 1 existed); null = "
         "from the start.",
     )
+    already_qualified = serializers.BooleanField(
+        help_text="Qualified for the tournament's `qualify_event` already: passes the slot "
+        "down to the next player."
+    )
 
 
 class PlayerIn(StrictInput):
@@ -102,6 +107,11 @@ class PlayerUpdateIn(PlayerIn):
         required=False,
         help_text="`withdrawn` keeps the player's games but seats them no more.",
     )
+    already_qualified = StrictBooleanField(
+        required=False,
+        help_text="Qualified for the tournament's `qualify_event` already (at an earlier "
+        "event): their qualification slot passes down to the next player.",
+    )
 
 
 DELIMITER_HEADER = "X-CSV-Delimiter"
@@ -122,6 +132,7 @@ PLAYER_EXAMPLE = {
     "status": "active",
     "fixed_table": None,
     "joined_round": None,
+    "already_qualified": False,
 }
 
 

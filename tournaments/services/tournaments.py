@@ -19,8 +19,10 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from scoring.errors import Conflict, RuleError, raise_all
+from scoring.qualification import check_slots
 from scoring.rules import (
     DEFAULT_PRESET,
     PRESET_RANKING,
@@ -72,9 +74,12 @@ UPDATABLE = {
     "missed_rounds",
     "forfeit_rule",
     "credit_substitute_games",
+    "qualify_slots",
+    "qualify_event",
 }
-# Options that change how the standings count games already played.
-STANDINGS_OPTIONS = ("missed_rounds", "credit_substitute_games")
+# Options that change how the standings count games already played (or, for the
+# qualification slots, what the standings rows say).
+STANDINGS_OPTIONS = ("missed_rounds", "credit_substitute_games", "qualify_slots", "qualify_event")
 
 
 def _unique_slug(base: str) -> str:
@@ -113,6 +118,32 @@ def _settings_errors(values: Mapping[str, Any]) -> list[RuleError]:
     starts_on = values.get("starts_on")
     if starts_on is not None and not isinstance(starts_on, date):
         errors.append(RuleError("starts_on", "must be a date (YYYY-MM-DD)."))
+    return errors
+
+
+def _qualification_errors(tournament: Tournament, changes: dict[str, Any]) -> list[RuleError]:
+    """Check the qualification slots and their event (cleaned in `changes`): slots name
+    the event they lead to, and an event without slots is none (the database says so too)."""
+    errors: list[RuleError] = []
+    if "qualify_slots" in changes:
+        changes["qualify_slots"] = collect(errors, check_slots, changes["qualify_slots"])
+    if "qualify_event" in changes:
+        changes["qualify_event"] = collect(
+            errors,
+            text,
+            "qualify_event",
+            changes["qualify_event"],
+            max_length=max_length_of(Tournament, "qualify_event"),
+            required=False,
+        )
+    if errors or not {"qualify_slots", "qualify_event"} & set(changes):
+        return errors
+    slots = changes.get("qualify_slots", tournament.qualify_slots)
+    event = changes.get("qualify_event", tournament.qualify_event)
+    if slots is not None and not event:
+        errors.append(RuleError("qualify_event", _("name the event the slots qualify for.")))
+    elif slots is None and event:
+        errors.append(RuleError("qualify_slots", _("give the number of slots for the event.")))
     return errors
 
 
@@ -205,7 +236,7 @@ def _insert_with_slug(
     insert. A given slug is then taken (400, as if the check had seen it); a derived one
     is derived again. The savepoint keeps the transaction usable after the refusal.
     """
-    for _ in range(attempts):
+    for _attempt in range(attempts):
         candidate = slug or _unique_slug(base)
         tournament = stamp_history_user(Tournament(slug=candidate, **fields), by)
         try:
@@ -257,6 +288,7 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
         if status is not None and (wrong := transition_error(tournament, status)):
             errors.append(wrong)
     errors += _settings_errors(changes)
+    errors += _qualification_errors(tournament, changes)
     if "preset" in changes or "rules" in changes:
         changes["rules"] = collect(errors, _new_rules, tournament, changes)
     affects_standings = False

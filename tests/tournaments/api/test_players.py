@@ -13,7 +13,10 @@ from tournaments.services.clubs import club_create, member_create, tournament_ho
 pytestmark = pytest.mark.django_db
 
 PLAYERS = "/api/v1/tournaments/club-open/players/"
-PLAYER_KEYS = {"id", "number", "name", "club", "rating", "status", "fixed_table", "joined_round"}
+PLAYER_KEYS = {
+    "id", "number", "name", "club", "rating", "status", "fixed_table", "joined_round",
+    "already_qualified",
+}  # fmt: skip
 
 
 def csv_file(text: str | bytes, name: str = "players.csv") -> SimpleUploadedFile:
@@ -39,6 +42,7 @@ def test_register_answers_the_player(client_for, tournament):
         "status": "active",
         "fixed_table": None,
         "joined_round": None,  # registered before round 1: from the start
+        "already_qualified": False,
     }
 
 
