@@ -207,7 +207,7 @@ class TournamentForm(PageForm):
         help_text="Off: a game a substitute played counts only for the opponents.",
     )
     qualify_slots = WholeNumberField(
-        label=gettext_lazy("Qualification slots"),
+        label=gettext_lazy("Number of slots"),
         required=False,
         help_text=gettext_lazy(
             "How many of the final standings qualify for the event below; a player marked "
