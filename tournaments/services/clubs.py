@@ -54,7 +54,7 @@ def _slug_for(model: Any, name: str, **scope: Any) -> str:
 def club_create(*, by: User, name: str) -> Club:
     """A new club, run by the signed-in user who creates it."""
     if not by.is_authenticated:
-        raise PermissionDenied("Sign in to create a club.")
+        raise PermissionDenied(_("Sign in to create a club."))
     name = text("name", name, max_length=max_length_of(Club, "name"))
     club = stamp_history_user(Club(slug=_slug_for(Club, name), name=name), by)
     club.save()
