@@ -198,9 +198,7 @@ MACHINE_FORMATS = {"c", "U", "Y-m-d", "H:i", "H:i:s"}
 NAMED_FORMAT = re.compile(r"^[A-Z_]+_FORMAT$")
 
 # Templates that still show a date in a literal (English) format; the list only shrinks.
-PENDING_DATES: set[str] = {
-    "games/tournament_detail.html",
-}
+PENDING_DATES: set[str] = set()
 
 
 def literal_date_formats(source: str) -> list[str]:
