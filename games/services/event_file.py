@@ -443,11 +443,11 @@ class _References:
             self.errors.append(RuleError(path, _("a side event names the stage it comes from.")))
         elif source not in stages or source >= stage["number"]:
             self.errors.append(
-                RuleError(path, _("no stage {source} before this one.").format(source=source))
+                RuleError(path, _("no stage {stage} before this one.").format(stage=source))
             )
         elif stages[source]["kind"] == Stage.Kind.SIDE:
             self.errors.append(
-                RuleError(path, _("stage {source} is a side event itself.").format(source=source))
+                RuleError(path, _("stage {stage} is a side event itself.").format(stage=source))
             )
 
     def _round(self, round_: dict[str, Any], path: tuple) -> None:
