@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config.auth_api import TokenView
 from games.api import clubs, event_files, games, rounds, stages, standings, withdrawals
-from tournaments.api import checkin, players, tournaments, webhooks
+from tournaments.api import checkin, divisions, players, tournaments, webhooks
 
 
 class IdConverter:
@@ -70,6 +70,12 @@ urlpatterns = [
         tournaments.InvitationView.as_view(),
         name="api-staff-invitation",
     ),
+    path(T + "divisions/", divisions.DivisionListView.as_view(), name="api-divisions"),
+    path(
+        T + "divisions/<str:division>/",
+        divisions.DivisionDetailView.as_view(),
+        name="api-division",
+    ),
     path(T + "players/", players.PlayerListView.as_view(), name="api-players"),
     path(T + "players/import/", players.PlayerImportView.as_view(), name="api-players-import"),
     path(T + "players/<id:pk>/", players.PlayerDetailView.as_view(), name="api-player"),
@@ -113,6 +119,11 @@ urlpatterns = [
         "tournaments/<slug:slug>/ranking.csv",
         standings.RankingCSVView.as_view(),
         name="api-ranking-csv",
+    ),
+    path(
+        "tournaments/<slug:slug>/qualified.csv",
+        standings.QualifiedCSVView.as_view(),
+        name="api-qualified-csv",
     ),
     path("games/<id:pk>/", games.GameDetailView.as_view(), name="api-game"),
     path("games/<id:pk>/results/", games.ResultListView.as_view(), name="api-results"),

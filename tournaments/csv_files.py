@@ -38,6 +38,15 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab"}
 
 
+def delimiter_sentence(delimiter: str) -> str:
+    """What an import tells the organiser about the delimiter it read, as one sentence."""
+    if delimiter == ";":
+        return _("The file's cells were separated by semicolons.")
+    if delimiter == "\t":
+        return _("The file's cells were separated by tabs.")
+    return _("The file's cells were separated by commas.")
+
+
 def safe_cell(value: Any) -> Any:
     """The cell as written: a formula cell gets a leading `'`; anything else as it is."""
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):

@@ -359,7 +359,7 @@ class Division(models.Model):
     slug = models.SlugField(max_length=40)
     order = models.PositiveSmallIntegerField(default=0)
     prizes = models.JSONField(
-        default=list, blank=True, help_text="Labels of its places, 1st first."
+        default=list, blank=True, help_text=_("Labels of its places, 1st first.")
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
