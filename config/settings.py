@@ -166,6 +166,9 @@ LANGUAGES = [
     ("he", "עברית"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and times follow the reader's language; English keeps the site's "25 Nov 2026" and
+# the 24-hour clock (config/formats/en/formats.py).
+FORMAT_MODULE_PATH = ["config.formats"]
 # The switcher's cookie (config/language.py): kept a year, sent to the site only; read by
 # nothing but the server, so HttpOnly.
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600

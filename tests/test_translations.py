@@ -38,16 +38,7 @@ SAME_IN_EVERY_LANGUAGE = {"Rummitab", "CSV", "PDF", "JSON", "API", "iCal", "QR",
 # Templates not marked yet (paths under templates/). Take a template off the list in the
 # change that marks it.
 PENDING: set[str] = {
-    "games/_stages_timeline.html",
-    "games/player_withdraw.html",
-    "games/projector_live.html",
-    "games/round_detail.html",
-    "games/round_preview.html",
-    "games/stage_detail.html",
-    "games/standings_fragment.html",
     "games/table.html",
-    "games/timer.html",
-    "games/tournament_detail.html",
 }
 
 # Templates no person reads in a language of their own: the API's documentation page is
@@ -195,3 +186,56 @@ def test_the_reader_gives_the_line_of_the_text():
         "{% load i18n %}\n<h1>{% translate 'Rounds' %}</h1>\n{% if x %}\n<p>Open</p>{% endif %}"
     )
     assert unmarked(source) == [(4, "Open")]
+
+
+# --- dates in the reader's language --------------------------------------------------------
+
+# A `date` / `time` filter with a literal format: `|date:"j M Y"`, `|time:'H:i'`.
+LITERAL_DATE_FORMAT = re.compile(r"""\|(?:date|time):(["'])(?P<format>[^"']*)\1""")
+# Formats that are no words: machine-read values (ISO 8601, a `datetime` attribute) and
+# the 24-hour clock, the same in every language the site speaks.
+MACHINE_FORMATS = {"c", "U", "Y-m-d", "H:i", "H:i:s"}
+# A named format (DATE_FORMAT, SHORT_DATETIME_FORMAT …) is each language's own
+# (Django's, or config/formats/<lang>/formats.py).
+NAMED_FORMAT = re.compile(r"^[A-Z_]+_FORMAT$")
+
+# Templates that still show a date in a literal (English) format; the list only shrinks.
+PENDING_DATES: set[str] = {
+    "games/tournament_detail.html",
+}
+
+
+def literal_date_formats(source: str) -> list[str]:
+    """The literal formats of dates a person reads in a template's source."""
+    return [
+        match["format"]
+        for match in LITERAL_DATE_FORMAT.finditer(source)
+        if match["format"] not in MACHINE_FORMATS and not NAMED_FORMAT.match(match["format"])
+    ]
+
+
+@pytest.mark.parametrize("name", [n for n in _templates() if n not in EXEMPT])
+def test_dates_are_shown_in_the_readers_language(name):
+    found = literal_date_formats((TEMPLATES / name).read_text(encoding="utf-8"))
+    if name in PENDING_DATES:
+        assert found, f"{name} shows no literal date format any more: take it off PENDING_DATES"
+        pytest.xfail(f"{name} still formats dates in English")
+    assert not found, (
+        f"{name}: dates in a literal format {found}: use a named one, e.g. "
+        '|date:"DATE_FORMAT" or |date:"SHORT_DATETIME_FORMAT"'
+    )
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('{{ t.starts_on|date:"j M Y" }}', ["j M Y"]),
+        ("{{ at|date:'j M, H:i' }}", ["j M, H:i"]),
+        ('{{ at|time:"P" }}', ["P"]),
+        ('{{ t.starts_on|date:"DATE_FORMAT" }}', []),
+        ('<time datetime="{{ at|date:\'c\' }}">{{ at|date:"SHORT_DATETIME_FORMAT" }}</time>', []),
+        ('{{ at|time:"H:i" }} {{ d|date:"Y-m-d" }}', []),
+    ],
+)
+def test_the_reader_finds_literal_date_formats(source, expected):
+    assert literal_date_formats(source) == expected

@@ -36,7 +36,17 @@ from scoring.rules import (
 from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.standings import METRICS
 
-from .models import Club, Member, Player, Season, StaffMember, Stage, Tournament, Webhook
+from .models import (
+    Club,
+    Division,
+    Member,
+    Player,
+    Season,
+    StaffMember,
+    Stage,
+    Tournament,
+    Webhook,
+)
 from .rules_panel import RulesPreview, rules_preview
 from .services.validation import max_length_of
 from .web import PageForm, WholeNumberField, whole_number
@@ -441,6 +451,10 @@ class InvitationAcceptForm(PageForm):
 
 
 class PlayerForm(PageForm):
+    """A player's fields, and the club member they are linked to when the tournament is
+    held under a club (`tournament` given: the choices are its club's members; none, or
+    a tournament under no club: no member field)."""
+
     name = forms.CharField(label=gettext_lazy("Name"), required=False)  # the service requires it
     club = forms.CharField(label=gettext_lazy("Club"), required=False)
     rating = WholeNumberField(label=gettext_lazy("Rating"), required=False)
@@ -451,6 +465,80 @@ class PlayerForm(PageForm):
             "A mobility need: the table number they sit at every round. Blank: any."
         ),
     )
+    member = forms.ModelChoiceField(
+        label=gettext_lazy("Club member"),
+        queryset=Member.objects.none(),
+        required=False,
+        empty_label=gettext_lazy("Not linked"),
+        help_text=gettext_lazy(
+            "The same person in the club's other tournaments, seasons and ratings. Type a "
+            "name's first letters to jump to it. A blank name is the member's name."
+        ),
+    )
+    divisions = forms.MultipleChoiceField(
+        label=gettext_lazy("Divisions"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=gettext_lazy("Ranked apart in each, as well as in the whole field."),
+    )
+
+    member_help_editing = gettext_lazy(
+        "The same person in the club's other tournaments, seasons and ratings. Type a "
+        "name's first letters to jump to it."
+    )
+
+    field_order = ["name", "member", "club", "rating", "fixed_table"]
+
+    def __init__(
+        self,
+        *args: Any,
+        tournament: Tournament | None = None,
+        player: Player | None = None,
+        divisions: list[Division] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """`divisions`: the tournament's; without any, the form has no divisions field."""
+        super().__init__(*args, **kwargs)
+        if divisions:
+            # Any slug is taken as sent: the service names one the tournament lacks.
+            self.fields["divisions"].choices = [(d.slug, d.name) for d in divisions]
+        else:
+            del self.fields["divisions"]
+        if tournament is None or tournament.club_id is None:
+            del self.fields["member"]
+            return
+        # Who each member is already, so the list says it before the service refuses it.
+        taken = {
+            member: (name, number)
+            for member, name, number in tournament.players.exclude(member=None)
+            .exclude(pk=getattr(player, "pk", None))
+            .values_list("member", "name", "number")
+        }
+        field = self.fields["member"]
+        if player is not None:  # the name stays as typed when editing
+            field.help_text = self.member_help_editing
+        field.queryset = tournament.club.members.order_by("name", "pk")  # type: ignore[attr-defined]
+        field.label_from_instance = lambda member: _member_label(member, taken)  # type: ignore[attr-defined]
+
+    def values(self) -> dict[str, Any]:
+        """The service's keyword arguments: the member by id."""
+        values = dict(self.cleaned_data)
+        if "member" in values:
+            values["member"] = values["member"].pk if values["member"] else None
+        return values
+
+
+def _member_label(member: Member, taken: dict[int, tuple[str, int]]) -> str:
+    """ "Ada Peretz (H-1)", and "— already #3 Ann" when another player has them."""
+    label = f"{member.name} ({member.code})" if member.code else member.name
+    if member.pk in taken:
+        name, number = taken[member.pk]
+        return gettext("%(member)s — already #%(number)s %(player)s") % {
+            "member": label,
+            "number": number,
+            "player": name,
+        }
+    return label
 
 
 class CheckInForm(PageForm):
@@ -463,20 +551,28 @@ class CheckInForm(PageForm):
 class PlayerEditForm(PlayerForm):
     number = WholeNumberField(label=gettext_lazy("Start number"), required=False)
 
-    field_order = ["number", "name", "club", "rating"]
+    field_order = ["number", "name", "member", "club", "rating"]
 
     @classmethod
-    def initial_for(cls, player: Player) -> dict[str, Any]:
+    def initial_for(cls, player: Player, divisions: list[Division] | None = None) -> dict:
+        """The form as the player is; their divisions read only when the tournament has
+        some (`divisions`)."""
         return {
             "number": player.number,
             "name": player.name,
             "club": player.club,
             "rating": player.rating,
+            "member": player.member_id,
+            "divisions": (
+                [d.slug for d in player.divisions.order_by("order", "name", "id")]
+                if divisions
+                else []
+            ),
         }
 
     def changes(self) -> dict[str, Any]:
         """The service's keyword arguments; a blank number is "is required" there."""
-        return dict(self.cleaned_data)
+        return self.values()
 
 
 class PlayerImportForm(PageForm):
@@ -700,3 +796,65 @@ class StageForm(PageForm):
         data = dict(self.cleaned_data)
         keys = [key for key in _SPLIT.split(str(data.pop("ranking") or "").strip()) if key]
         return {**data, **({"ranking": keys} if keys else {})}
+
+
+class DivisionForm(PageForm):
+    """A division to add or change (`tournaments.services.divisions` checks everything)."""
+
+    name = forms.CharField(label=gettext_lazy("Name"), required=False)
+    slug = forms.CharField(
+        label=gettext_lazy("Short name in addresses"),
+        required=False,
+        help_text=gettext_lazy(
+            "Letters, digits and '-', like 'juniors'. Blank: made from the name."
+        ),
+    )
+    order = WholeNumberField(
+        label=gettext_lazy("Order"),
+        required=False,
+        help_text=gettext_lazy("Its place among the divisions, 0 first. Blank: after the last."),
+    )
+    prizes = forms.CharField(
+        label=gettext_lazy("Prizes"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=gettext_lazy(
+            "One label a line, 1st place first (a blank line: no prize for that place)."
+        ),
+    )
+
+    @classmethod
+    def initial_for(cls, division: Division) -> dict[str, Any]:
+        return {
+            "name": division.name,
+            "slug": division.slug,
+            "order": division.order,
+            "prizes": "\n".join(division.prizes),
+        }
+
+    def values(self) -> dict[str, Any]:
+        data = dict(self.cleaned_data)
+        data["prizes"] = str(data.get("prizes") or "").splitlines()
+        # Blank: the service's default (a new division's slug from its name, placed after
+        # the last; a division changed keeps its own).
+        for name in ("order", "slug"):
+            if data.get(name) in (None, ""):
+                data.pop(name, None)
+        return data
+
+
+class DivisionPlayersForm(PageForm):
+    """Who is in a division: a box per player of the tournament."""
+
+    players = forms.MultipleChoiceField(
+        label=gettext_lazy("Players in this division"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args: Any, players: list[Player], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["players"].choices = [(str(p.pk), f"#{p.number} {p.name}") for p in players]
+
+    def player_ids(self) -> list[int]:
+        return [int(pk) for pk in self.cleaned_data["players"]]

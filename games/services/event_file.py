@@ -383,7 +383,9 @@ class _References:
             self._unique(rounds, round_["number"], ("rounds", i, "number"))
             stage = round_.get("stage")
             if stage is not None and stage not in self.stages:
-                self.errors.append(RuleError(("rounds", i, "stage"), f"no stage {stage}."))
+                self.errors.append(
+                    RuleError(("rounds", i, "stage"), _("no stage {stage}.").format(stage=stage))
+                )
             self._round(round_, ("rounds", i))
         for i, row in enumerate(document["standings"]["rows"]):
             self._known(row["player"], ("standings", "rows", i, "player"))
@@ -435,14 +437,18 @@ class _References:
         source = stage["side_of"]
         if not side:
             if source is not None:
-                self.errors.append(RuleError(path, "only a side event comes from a stage."))
+                self.errors.append(RuleError(path, _("only a side event comes from a stage.")))
             return
         if source is None:
-            self.errors.append(RuleError(path, "a side event names the stage it comes from."))
+            self.errors.append(RuleError(path, _("a side event names the stage it comes from.")))
         elif source not in stages or source >= stage["number"]:
-            self.errors.append(RuleError(path, f"no stage {source} before this one."))
+            self.errors.append(
+                RuleError(path, _("no stage {stage} before this one.").format(stage=source))
+            )
         elif stages[source]["kind"] == Stage.Kind.SIDE:
-            self.errors.append(RuleError(path, f"stage {source} is a side event itself."))
+            self.errors.append(
+                RuleError(path, _("stage {stage} is a side event itself.").format(stage=source))
+            )
 
     def _round(self, round_: dict[str, Any], path: tuple) -> None:
         tables: set[int] = set()

@@ -152,6 +152,8 @@ def player_withdraw_page(
             "player": player,
             "seat": seat if asks else None,
             "games": games,
+            # The numbers as one list, so the template's sentence about them is one message.
+            "game_numbers": [game.number for game in games],
             "form": form,
         },
         status=400 if form.errors else 200,

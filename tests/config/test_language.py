@@ -89,3 +89,11 @@ def test_the_switcher_names_each_language_in_its_own_words_and_marks_the_current
     assert {target for _, target, _ in links} == {"/t/none/%3Fx%3D1"}
     current = re.findall(r'<a href="/language/(\w+)/[^"]*"[^>]*aria-current="true"', page)
     assert current == ["nl"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("language", "expected"), [("en", "Not found."), ("nl", "Niet gevonden.")])
+def test_the_apis_errors_speak_the_readers_language(language, expected):
+    answer = Client().get("/api/v1/no-such-thing/", HTTP_ACCEPT_LANGUAGE=language)
+    assert answer.status_code == 404
+    assert answer.json() == {"detail": expected}

@@ -36,9 +36,12 @@ def test_a_division_gets_a_slug_and_the_next_order(club, alice):
     assert juniors.history.latest().history_user == alice
 
 
-def test_prizes_from_a_form_are_one_label_a_line(club, alice):
-    division = division_create(tournament=club, by=alice, name="Open", prizes="Cup\n Medal \n")
+def test_prizes_are_stripped_and_must_be_a_list(club, alice):
+    division = division_create(tournament=club, by=alice, name="Open", prizes=["Cup ", " Medal"])
     assert division.prizes == ["Cup", "Medal"]
+    with pytest.raises(RuleError) as refused:
+        division_create(tournament=club, by=alice, name="Other", prizes="Cup")
+    assert fields_of(refused.value) == ["prizes"]
 
 
 @pytest.mark.parametrize(

@@ -208,8 +208,13 @@ def members_import_csv(*, club: Club, by: User, data: bytes | str) -> MembersImp
     return MembersImport(members=members, delimiter=table.delimiter)
 
 
-def _check_link(player: Player, member: Member | None) -> None:
-    tournament = player.tournament
+def member_link_check(
+    tournament: Tournament, member: Member | None, player: Player | None = None
+) -> None:
+    """The linking rule (see "link" above), for `player` of `tournament` or, with no
+    player, for one about to be registered: a RuleError on `member` when it does not
+    hold. Registration, the player's changes, the links page and the CSV's `member`
+    column all refuse the same things."""
     if member is None:
         return
     if tournament.club_id is None:
@@ -222,7 +227,8 @@ def _check_link(player: Player, member: Member | None) -> None:
             "member",
             _("%(member)s is not a member of this tournament's club.") % {"member": member.name},
         )
-    other = tournament.players.filter(member=member).exclude(pk=player.pk).first()
+    others = tournament.players.filter(member=member)
+    other = (others.exclude(pk=player.pk) if player else others).first()
     if other is not None:
         raise RuleError(
             "member",
@@ -231,13 +237,37 @@ def _check_link(player: Player, member: Member | None) -> None:
         )
 
 
+def club_member(tournament: Tournament, member_id: object) -> Member | None:
+    """The member of the tournament's club with id `member_id` (None, or blank: no member).
+    A RuleError on `member` when it is not a whole number, or no such member of its club
+    exists (a member of another club is "no such member" too: ids of other clubs' members
+    are not confirmed to a stranger)."""
+    if member_id is None or member_id == "":
+        return None
+    if isinstance(member_id, bool) or not isinstance(member_id, int):
+        raise RuleError("member", _("must be a member's id (a whole number)."))
+    if tournament.club_id is None:
+        raise RuleError(
+            "member",
+            _("%(tournament)s is not held under a club.") % {"tournament": tournament.name},
+        )
+    member = Member.objects.filter(pk=member_id, club_id=tournament.club_id).first()
+    if member is None:
+        raise RuleError(
+            "member",
+            _("no member of %(club)s has the id %(id)s.")
+            % {"club": tournament.club.name, "id": member_id},
+        )
+    return member
+
+
 @transaction.atomic
 def player_link(*, player: Player, by: User, member: Member | None) -> Player:
     """Link a player to a club member (or unlink, with None)."""
     tournament = Tournament.objects.select_for_update().get(pk=player.tournament_id)
     require(by, tournament, "organise")
     player.tournament = tournament
-    _check_link(player, member)
+    member_link_check(tournament, member, player)
     player.member = member
     stamp_history_user(player, by).save(update_fields=["member"])
     results_changed(tournament)

@@ -82,12 +82,18 @@ def _slug(value: object) -> str:
     return value
 
 
+def _free_slug(name: str, others: Any) -> str:
+    """A slug made from the name, with -2, -3... when another division has it."""
+    base = slugify(name, allow_unicode=True)[: max_length_of(Division, "slug") - 4] or "division"
+    taken = set(others.values_list("slug", flat=True))
+    candidates = (base if n == 1 else f"{base}-{n}" for n in range(1, len(taken) + 2))
+    return next(slug for slug in candidates if slug not in taken)
+
+
 def _prizes(value: object) -> list[str]:
     """Labels, 1st place first; surrounding spaces and trailing empty labels dropped."""
     if value is None:
         return []
-    if isinstance(value, str):  # a form's text: one label a line
-        value = value.splitlines()
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
         raise RuleError("prizes", _("must be a list of labels, one per place."))
     labels = [label.strip() for label in value]
@@ -119,11 +125,10 @@ def _checked(tournament: Tournament, values: dict[str, Any], division: Division 
     name = collect(
         errors, text, "name", values.get("name"), max_length=max_length_of(Division, "name")
     )
+    others = tournament.divisions.exclude(pk=division.pk if division else None)
     slug_given = values.get("slug")
     if slug_given in (None, "") and name:
-        slug_given = slugify(name, allow_unicode=True)[: max_length_of(Division, "slug")] or (
-            "division"
-        )
+        slug_given = _free_slug(name, others)
     slug = collect(errors, _slug, slug_given) if slug_given not in (None, "") else None
     order = collect(
         errors,
@@ -136,7 +141,6 @@ def _checked(tournament: Tournament, values: dict[str, Any], division: Division 
     )
     prizes = collect(errors, _prizes, values.get("prizes"))
     raise_all(errors)
-    others = tournament.divisions.exclude(pk=division.pk if division else None)
     if others.filter(name__iexact=name).exists():
         errors.append(RuleError("name", _("%(name)s is a division already.") % {"name": name}))
     if others.filter(slug=slug).exists():
@@ -204,8 +208,6 @@ def divisions_of(tournament: Tournament, value: object, field: str = "divisions"
     RuleError on `field` naming each one that is not."""
     if value is None:
         return []
-    if isinstance(value, str | Division):
-        value = [value]
     if not isinstance(value, list | tuple | set | frozenset):
         raise RuleError(field, _("must be a list of division slugs."))
     known = {d.slug: d for d in tournament.divisions.all()}
@@ -264,3 +266,29 @@ def player_divisions_set(*, player: Player, by: User, divisions: object) -> list
         if set_divisions(player, chosen):
             pages_moved(tournament)
         return chosen
+
+
+def division_members_set(*, division: Division, by: User, player_ids: object) -> int:
+    """Make exactly these players (ids, of the division's tournament) its members; how
+    many it has then. An id of no player of the tournament is a RuleError on `players`."""
+    with transaction.atomic():
+        tournament = _lock(division.tournament_id)
+        require(by, tournament, "organise")
+        require_open(tournament)
+        if not isinstance(player_ids, list | tuple | set) or any(
+            isinstance(p, bool) or not isinstance(p, int) for p in player_ids
+        ):
+            raise RuleError("players", _("must be a list of player ids."))
+        wanted = set(player_ids)
+        known = set(tournament.players.filter(pk__in=wanted).values_list("pk", flat=True))
+        if wanted - known:
+            raise RuleError(
+                "players",
+                _("no player of %(tournament)s has the id %(id)s.")
+                % {"tournament": tournament.name, "id": min(wanted - known)},
+            )
+        current = set(division.players.values_list("pk", flat=True))
+        if wanted != current:
+            division.players.set(wanted)
+            pages_moved(tournament)
+        return len(wanted)

@@ -38,6 +38,7 @@ from ..events import results_changed
 from ..lifecycle import require_open
 from ..models import Member, Player, Round, Tournament
 from ..permissions import User, require
+from .clubs import club_member, member_link_check
 from .divisions import divisions_of, pages_moved, set_divisions
 from .validation import (
     choice,
@@ -52,7 +53,7 @@ MAX_RATING = 10_000
 CSV_COLUMNS = ("name", "club", "rating", "member")
 # Rows per INSERT statement of an import: well inside any driver's parameter limit.
 IMPORT_BATCH = 1000
-UPDATABLE = {"name", "club", "rating", "status", "fixed_table", "number", "divisions"}
+UPDATABLE = {"name", "club", "rating", "status", "fixed_table", "number", "divisions", "member"}
 # Tables are numbered 1 up; a club hall has far fewer than this.
 MAX_FIXED_TABLE = 500
 # Start numbers are printed on table sheets and typed on phones: a few digits at most.
@@ -141,15 +142,21 @@ def player_register(
     rating: int | None = None,
     fixed_table: int | None = None,
     divisions: object = None,
+    member: object = None,
 ) -> Player:
     """Register one player; start numbers count up from 1. Late entries are welcome: one
     registered once round 1 exists joins from the next round (`joined_round`), and the
     rounds before it count as the tournament's `missed_rounds` says. `fixed_table`: the
     table number they always sit at (a mobility need), or None. `divisions`: the slugs
-    (or rows) of the tournament's divisions they are in."""
+    (or rows) of the tournament's divisions they are in. `member`: the id of a member of
+    the tournament's club to link them to (`clubs.member_link_check`), or None; a blank
+    name is then the member's name (picking a member from the list is enough)."""
     require(by, tournament, "organise")
     require_open(_lock(tournament))
     errors: list[RuleError] = []
+    linked = collect(errors, _member, tournament, member, None)
+    if linked is not None and isinstance(name, str) and not name.strip():
+        name = linked.name
     fields = collect(
         errors,
         _player_fields,
@@ -163,6 +170,7 @@ def player_register(
             tournament=tournament,
             number=number,
             joined_round=joined_round_now(tournament),
+            member=linked,
             **fields,
         ),
         by,
@@ -173,15 +181,25 @@ def player_register(
     return player
 
 
+def _member(tournament: Tournament, member_id: object, player: Player | None) -> Member | None:
+    """The member `member_id` names, if the player may be linked to them (the club
+    services' rule, as the links page applies it)."""
+    member = club_member(tournament, member_id)
+    member_link_check(tournament, member, player)
+    return member
+
+
 @transaction.atomic
 def player_update(*, player: Player, by: User, **changes: Any) -> Player:
-    """Change a player's name, club, rating, fixed table, start number or status
-    (withdraw / reinstate), before or during the event; the history keeps who changed what
-    when. A start number another player has is refused (`number`): numbers stay unique."""
+    """Change a player's name, club, rating, fixed table, start number, status (withdraw /
+    reinstate) or linked member (an id, None: unlinked), before or during the event; the
+    history keeps who changed what when. A start number another player has is refused
+    (`number`): numbers stay unique."""
     require(by, player.tournament, "organise")
     # The tournament row before the player's (the one lock order, `games.services.locks`):
     # the standings count below updates it, and a delete of the tournament locks it first.
-    require_open(_lock(player.tournament_id))
+    tournament = _lock(player.tournament_id)
+    require_open(tournament)
     raise_all([RuleError(f, _("cannot be changed.")) for f in sorted(set(changes) - UPDATABLE)])
     errors: list[RuleError] = []
     chosen = (
@@ -189,10 +207,18 @@ def player_update(*, player: Player, by: User, **changes: Any) -> Player:
         if "divisions" in changes
         else None
     )
+    linking = "member" in changes
+    member = (
+        collect(errors, _member, tournament, changes.pop("member"), player) if linking else None
+    )
     fields = collect(errors, _player_fields, changes) or {}
     raise_all(errors)
+    if linking:
+        fields["member"] = member
     if fields.get("number", player.number) != player.number:
         _number_free(player, fields["number"])
+    # A member link changes what the club's season and ratings read: a change of results
+    # (as `clubs.player_link`).
     standing_change = any(
         getattr(player, field) != value
         for field, value in fields.items()

@@ -158,7 +158,7 @@ def _division(tournament: Tournament | None, value: object) -> Any:
         raise RuleError("division", _("no tournament yet, so no division to limit the stage to."))
     if isinstance(value, list | tuple):
         raise RuleError("division", _("name one division by its slug."))
-    (division,) = divisions_of(tournament, value, "division")
+    (division,) = divisions_of(tournament, [value], "division")
     return division
 
 

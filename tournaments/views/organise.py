@@ -28,6 +28,7 @@ from ..csv_files import delimiter_sentence
 from ..exports import players_csv as players_csv_text
 from ..forms import PlayerForm, PlayerImportForm, TournamentForm
 from ..models import Player, Tournament
+from ..selectors import divisions_list
 from ..services import players as player_services
 from ..services import tournaments as services
 from ..web import (
@@ -111,9 +112,11 @@ def _players_page(
         "tournaments/players.html",
         {
             **tournament_context(request.user, tournament),
-            "form": form or PlayerForm(),
+            "form": form or PlayerForm(tournament=tournament, divisions=divisions_list(tournament)),
             "import_form": import_form or PlayerImportForm(),
-            "players": tournament.players.order_by("number"),
+            "players": tournament.players.select_related("member")
+            .prefetch_related("divisions")
+            .order_by("number"),
         },
     )
 
@@ -121,11 +124,13 @@ def _players_page(
 @tournament_page("organise")
 def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The player list; POST registers one player."""
-    form = PlayerForm(request.POST or None)
+    form = PlayerForm(
+        request.POST or None, tournament=tournament, divisions=divisions_list(tournament)
+    )
     if request.method == "POST" and form.is_valid():
         try:
             player = player_services.player_register(
-                tournament=tournament, by=request.user, **form.cleaned_data
+                tournament=tournament, by=request.user, **form.values()
             )
         except RuleError as error:
             add_rule_errors(form, error)

@@ -18,7 +18,7 @@ from scoring.errors import RuleError
 
 from ..forms import PlayerEditForm
 from ..models import Tournament
-from ..selectors import player_history
+from ..selectors import divisions_list, player_history
 from ..services import players as player_services
 from ..web import add_rule_errors, tournament_context, tournament_page
 
@@ -26,7 +26,14 @@ from ..web import add_rule_errors, tournament_context, tournament_page
 @tournament_page("organise")
 def player_edit(request: HttpRequest, tournament: Tournament, player_number: int) -> HttpResponse:
     player = get_object_or_404(tournament.players, number=player_number)
-    form = PlayerEditForm(request.POST or None, initial=PlayerEditForm.initial_for(player))
+    divisions = divisions_list(tournament)
+    form = PlayerEditForm(
+        request.POST or None,
+        initial=PlayerEditForm.initial_for(player, divisions),
+        tournament=tournament,
+        player=player,
+        divisions=divisions,
+    )
     if request.method == "POST" and form.is_valid():
         changes = {
             field: value
