@@ -146,6 +146,7 @@ PLAYER_HISTORY_FIELDS = {
     "club": gettext_lazy("Club"),
     "rating": gettext_lazy("Rating"),
     "status": gettext_lazy("Status"),
+    "member": gettext_lazy("Club member"),
 }
 
 
@@ -158,8 +159,9 @@ class HistoryEntry:
 
 
 def player_history(player: Player) -> list[HistoryEntry]:
-    """Every change of the player, newest first: one query, diffs taken here."""
-    return _history(player.history, PLAYER_HISTORY_FIELDS, "registered")
+    """Every change of the player, newest first: one query (the linked members joined),
+    diffs taken here."""
+    return _history(player.history, PLAYER_HISTORY_FIELDS, "registered", related=("member",))
 
 
 # The fields of a member the member edit page's history shows, with their labels.
@@ -175,8 +177,12 @@ def member_history(member: Member) -> list[HistoryEntry]:
     return _history(member.history, MEMBER_HISTORY_FIELDS, "added")
 
 
-def _history(history: Any, fields: dict[str, Any], created: str) -> list[HistoryEntry]:
-    records = list(history.select_related("history_user").order_by("history_date", "history_id"))
+def _history(
+    history: Any, fields: dict[str, Any], created: str, related: tuple[str, ...] = ()
+) -> list[HistoryEntry]:
+    records = list(
+        history.select_related("history_user", *related).order_by("history_date", "history_id")
+    )
     entries: list[HistoryEntry] = []
     previous = None
     for record in records:

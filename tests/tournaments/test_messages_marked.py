@@ -41,22 +41,27 @@ READ_KEYWORDS = {"label", "help_text", "empty_label", "verbose_name"}
 
 
 def unmarked_labels(path: Path) -> list[str]:
-    """`label="Name"`-style keyword arguments and `NAME = "value", "Label"` choices whose
-    words are a bare string or an f-string instead of a `gettext_lazy(...)` call."""
+    """`label="Name"`-style keyword arguments and the members of a `TextChoices` class
+    (`NAME = "value", "Label"`) whose words are a bare string or an f-string instead of a
+    `gettext_lazy(...)` call."""
     tree = ast.parse(path.read_text(), filename=str(path))
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.keyword) and node.arg in READ_KEYWORDS:
             if _words(node.value):
                 found.append(f"{path.relative_to(ROOT)}:{node.value.lineno}")
-        elif (
-            isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Tuple)
-            and len(node.value.elts) == 2
-            and all(isinstance(t, ast.Name) and t.id.isupper() for t in node.targets)
-            and _words(node.value.elts[1])
+        elif isinstance(node, ast.ClassDef) and any(
+            getattr(base, "attr", getattr(base, "id", "")).endswith("Choices")
+            for base in node.bases
         ):
-            found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+            found += [
+                f"{path.relative_to(ROOT)}:{member.lineno}"
+                for member in node.body
+                if isinstance(member, ast.Assign)
+                and isinstance(member.value, ast.Tuple)
+                and len(member.value.elts) == 2
+                and _words(member.value.elts[1])
+            ]
     return sorted(found, key=lambda where: int(where.rsplit(":", 1)[1]))
 
 
@@ -74,6 +79,7 @@ def test_the_label_check_finds_a_bare_label(tmp_path: Path) -> None:
         "class Status(models.TextChoices):\n"
         "    RUNNING = 'running', 'Running'\n"
         "    DONE = 'done', pgettext_lazy('stage status', 'Done')\n"
+        "QUALIFICATION = ('qualify_slots', 'qualify_event')\n"
     )
     global ROOT
     before, ROOT = ROOT, tmp_path

@@ -40,6 +40,9 @@ def dutch() -> Iterator[None]:
     try:
         yield
     finally:
+        # A Dutch request leaves Dutch active in this thread (LocaleMiddleware activates,
+        # nothing deactivates): the next test must start in the default language.
+        translation.deactivate()
         for key in PLANTED:
             if key in saved:
                 catalog[key] = saved[key]
