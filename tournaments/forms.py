@@ -260,6 +260,19 @@ class TournamentForm(PageForm):
         required=False,
         help_text=gettext_lazy("Off: a game a substitute played counts only for the opponents."),
     )
+    qualify_slots = WholeNumberField(
+        label=gettext_lazy("Number of slots"),
+        required=False,
+        help_text=gettext_lazy(
+            "How many of the final standings qualify for the event below; a player marked "
+            "already qualified passes the slot down to the next one. Blank: no slots."
+        ),
+    )
+    qualify_event = forms.CharField(
+        label=gettext_lazy("Qualify for"),
+        required=False,
+        help_text=gettext_lazy("The event the slots lead to, e.g. the national final."),
+    )
 
     def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -271,7 +284,7 @@ class TournamentForm(PageForm):
             del self.fields["status"]
             # Late entries, withdrawals and substitutes happen once the event runs: these
             # are set on the settings page (the tournament starts with the defaults).
-            for name in self.SATURDAY:
+            for name in self.SATURDAY + self.QUALIFICATION:
                 del self.fields[name]
 
     GENERAL = ("name", "slug", "starts_on", "status", "public", "results_need_confirmation")
@@ -285,6 +298,11 @@ class TournamentForm(PageForm):
         "club_avoidance",
     )
     SATURDAY = ("missed_rounds", "forfeit_rule", "credit_substitute_games")
+    QUALIFICATION = ("qualify_slots", "qualify_event")
+
+    @property
+    def qualification_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.QUALIFICATION if name in self.fields]
 
     @property
     def saturday_fields(self) -> list[forms.BoundField]:
@@ -359,6 +377,9 @@ class TournamentForm(PageForm):
                 values[name] = data[name]
         if "credit_substitute_games" in self.fields:
             values["credit_substitute_games"] = data.get("credit_substitute_games", False)
+        if "qualify_slots" in self.fields:
+            values["qualify_slots"] = data.get("qualify_slots")
+            values["qualify_event"] = data.get("qualify_event") or ""
         return values
 
     @classmethod
@@ -379,6 +400,8 @@ class TournamentForm(PageForm):
             "missed_rounds": tournament.missed_rounds,
             "forfeit_rule": tournament.forfeit_rule,
             "credit_substitute_games": tournament.credit_substitute_games,
+            "qualify_slots": tournament.qualify_slots,
+            "qualify_event": tournament.qualify_event,
             **{
                 name: _as_typed(name, value)
                 for name, value in overrides_of(tournament.rules).items()
@@ -550,6 +573,14 @@ class CheckInForm(PageForm):
 
 class PlayerEditForm(PlayerForm):
     number = WholeNumberField(label=gettext_lazy("Start number"), required=False)
+    already_qualified = forms.BooleanField(
+        label=gettext_lazy("Already qualified"),
+        required=False,
+        help_text=gettext_lazy(
+            "Qualified for the tournament's qualify event at an earlier event: their "
+            "qualification slot passes down to the next player."
+        ),
+    )
 
     field_order = ["number", "name", "member", "club", "rating"]
 
@@ -568,6 +599,8 @@ class PlayerEditForm(PlayerForm):
                 if divisions
                 else []
             ),
+            "fixed_table": player.fixed_table,
+            "already_qualified": player.already_qualified,
         }
 
     def changes(self) -> dict[str, Any]:

@@ -87,6 +87,13 @@ class TableOut(serializers.Serializer):
 class RoundOut(serializers.Serializer):
     number = serializers.IntegerField()
     method = serializers.ChoiceField(choices=Round.Method.choices)
+    stage = serializers.IntegerField(
+        source="stage.number",
+        allow_null=True,
+        help_text="The number of the stage the round belongs to; null for a round opened "
+        "without one (a tournament without stages; once stages exist, such rounds count "
+        "as stage 1's).",
+    )
     tables = TableOut(many=True)
     quality = RawJSONField(schema=QUALITY_SCHEMA)
 
@@ -287,6 +294,7 @@ DRAW_EXAMPLE = {
 ROUND_EXAMPLE = {
     "number": 1,
     "method": "manual",
+    "stage": None,
     "tables": [
         {
             "id": 5,
@@ -306,8 +314,12 @@ ROUND_EXAMPLE = {
 
 
 def rounds_with_tables(tournament: Tournament) -> QuerySet[Round]:
-    return tournament.rounds.order_by("number").prefetch_related(
-        Prefetch("tables", queryset=Table.objects.prefetch_related("seats", "games"))
+    return (
+        tournament.rounds.order_by("number")
+        .select_related("stage")
+        .prefetch_related(
+            Prefetch("tables", queryset=Table.objects.prefetch_related("seats", "games"))
+        )
     )
 
 

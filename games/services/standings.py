@@ -29,6 +29,7 @@ from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
 from scoring.placement import GameFinish, PlacementTotals, placement_totals
+from scoring.qualification import Placed, qualifiers
 from scoring.standings import (
     PlayerTotals,
     SeriesLine,
@@ -262,6 +263,7 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
             "substitute_games",
             "forfeits",
             "lot",
+            "already_qualified",
         )
     )
     per_round = games_per_missed_round(tournament)
@@ -292,6 +294,8 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
         )
         for row in rows
     ]
+    if tournament.qualify_slots:
+        _mark_qualified(stored, {p[0] for p in players if p[10]}, tournament.qualify_slots)
     version = tournament.results_version
     snapshot = Standings(
         tournament=tournament,
@@ -314,6 +318,31 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
         return Standings.objects.get(pk=snapshot.pk)
     pages_changed(tournament.slug)
     return snapshot
+
+
+def _mark_qualified(rows: list[dict], already: set[int], slots: int) -> None:
+    """Say on each row whether the player takes one of the tournament's qualification
+    slots (`scoring.qualification`: passed down past the already qualified, withdrawn
+    players take none, a tie at the last slot decided by lot): `qualified` on every row,
+    `already_qualified` and `slot_by_lot` only where true."""
+    result = qualifiers(
+        [
+            Placed(row["player"]["id"], row["rank"], row["metrics"].get("lot", 0))
+            for row in rows
+            if row["player"]["status"] != Player.Status.WITHDRAWN
+        ],
+        already,
+        slots,
+    )
+    taken = set(result.qualified)
+    by_lot = set(result.tie.players) if result.tie else set()
+    for row in rows:
+        player = row["player"]["id"]
+        row["qualified"] = player in taken
+        if player in already:
+            row["already_qualified"] = True
+        if player in by_lot:
+            row["slot_by_lot"] = True
 
 
 # How many rows of the standings the `standings.updated` webhook carries.

@@ -31,6 +31,7 @@ from ..services import players as services
 from ..services.validation import max_length_of
 from .common import (
     RawJSONField,
+    StrictBooleanField,
     StrictCharField,
     StrictChoiceField,
     StrictInput,
@@ -95,6 +96,11 @@ class PlayerOut(serializers.Serializer):
         # Prefetched by the lists (one query for all); read here for a single player.
         return [d.slug for d in sorted(player.divisions.all(), key=lambda d: (d.order, d.name))]
 
+    already_qualified = serializers.BooleanField(
+        help_text="Qualified for the tournament's `qualify_event` already: passes the slot "
+        "down to the next player."
+    )
+
 
 class PlayerIn(StrictInput):
     name = StrictCharField(help_text=f"Up to {max_length_of(Player, 'name')} characters.")
@@ -135,6 +141,11 @@ class PlayerUpdateIn(PlayerIn):
         required=False,
         help_text="`withdrawn` keeps the player's games but seats them no more.",
     )
+    already_qualified = StrictBooleanField(
+        required=False,
+        help_text="Qualified for the tournament's `qualify_event` already (at an earlier "
+        "event): their qualification slot passes down to the next player.",
+    )
 
 
 DELIMITER_HEADER = "X-CSV-Delimiter"
@@ -158,6 +169,7 @@ PLAYER_EXAMPLE = {
     "member": 7,
     "member_name": "Ada Peretz",
     "divisions": ["juniors"],
+    "already_qualified": False,
 }
 
 

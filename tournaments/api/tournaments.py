@@ -142,6 +142,13 @@ class TournamentOut(serializers.Serializer):
     credit_substitute_games = serializers.BooleanField(
         help_text="Whether games a substitute played count for the seat's player."
     )
+    qualify_slots = serializers.IntegerField(
+        allow_null=True,
+        help_text="How many of the standings qualify for `qualify_event`; null = none.",
+    )
+    qualify_event = serializers.CharField(
+        allow_blank=True, help_text="The event the qualification slots lead to."
+    )
 
 
 class TournamentIn(StrictInput):
@@ -198,6 +205,18 @@ class TournamentUpdateIn(TournamentIn):
         help_text="shared (default) | absent_only: applies to forfeits recorded from now on.",
     )
     credit_substitute_games = StrictBooleanField(required=False)
+    qualify_slots = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        help_text="1 to 1000: the top players (passed down past `already_qualified` ones) "
+        "qualify for `qualify_event`; null = no slots. Slots and an event go together.",
+    )
+    qualify_event = StrictCharField(
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        help_text="The event the slots qualify for (e.g. the national final); blank = none.",
+    )
 
 
 TOURNAMENT_EXAMPLE = {
@@ -220,6 +239,8 @@ TOURNAMENT_EXAMPLE = {
     "missed_rounds": "not_played",
     "forfeit_rule": "shared",
     "credit_substitute_games": False,
+    "qualify_slots": None,
+    "qualify_event": "",
 }
 
 

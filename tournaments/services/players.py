@@ -53,7 +53,10 @@ MAX_RATING = 10_000
 CSV_COLUMNS = ("name", "club", "rating", "member")
 # Rows per INSERT statement of an import: well inside any driver's parameter limit.
 IMPORT_BATCH = 1000
-UPDATABLE = {"name", "club", "rating", "status", "fixed_table", "number", "divisions", "member"}
+UPDATABLE = {
+    *("name", "club", "rating", "status", "fixed_table", "number"),
+    *("divisions", "member", "already_qualified"),
+}
 # Tables are numbered 1 up; a club hall has far fewer than this.
 MAX_FIXED_TABLE = 500
 # Start numbers are printed on table sheets and typed on phones: a few digits at most.
@@ -97,6 +100,12 @@ def _player_fields(values: Mapping[str, Any]) -> dict[str, Any]:
             high=MAX_FIXED_TABLE,
             nullable=True,
         )
+    if "already_qualified" in values:
+        # Qualified at an earlier event: passes a qualification slot down (the standings).
+        if isinstance(values["already_qualified"], bool):
+            cleaned["already_qualified"] = values["already_qualified"]
+        else:
+            errors.append(RuleError("already_qualified", _("must be true or false.")))
     if "number" in values:
         cleaned["number"] = collect(
             errors,

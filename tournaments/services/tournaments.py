@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from scoring.errors import Conflict, RuleError, raise_all
+from scoring.qualification import check_slots
 from scoring.rules import (
     DEFAULT_PRESET,
     PRESET_RANKING,
@@ -74,9 +75,12 @@ UPDATABLE = {
     "missed_rounds",
     "forfeit_rule",
     "credit_substitute_games",
+    "qualify_slots",
+    "qualify_event",
 }
-# Options that change how the standings count games already played.
-STANDINGS_OPTIONS = ("missed_rounds", "credit_substitute_games")
+# Options that change how the standings count games already played (or, for the
+# qualification slots, what the standings rows say).
+STANDINGS_OPTIONS = ("missed_rounds", "credit_substitute_games", "qualify_slots", "qualify_event")
 
 
 def _unique_slug(base: str) -> str:
@@ -115,6 +119,32 @@ def _settings_errors(values: Mapping[str, Any]) -> list[RuleError]:
     starts_on = values.get("starts_on")
     if starts_on is not None and not isinstance(starts_on, date):
         errors.append(RuleError("starts_on", _("must be a date (YYYY-MM-DD).")))
+    return errors
+
+
+def _qualification_errors(tournament: Tournament, changes: dict[str, Any]) -> list[RuleError]:
+    """Check the qualification slots and their event (cleaned in `changes`): slots name
+    the event they lead to, and an event without slots is none (the database says so too)."""
+    errors: list[RuleError] = []
+    if "qualify_slots" in changes:
+        changes["qualify_slots"] = collect(errors, check_slots, changes["qualify_slots"])
+    if "qualify_event" in changes:
+        changes["qualify_event"] = collect(
+            errors,
+            text,
+            "qualify_event",
+            changes["qualify_event"],
+            max_length=max_length_of(Tournament, "qualify_event"),
+            required=False,
+        )
+    if errors or not {"qualify_slots", "qualify_event"} & set(changes):
+        return errors
+    slots = changes.get("qualify_slots", tournament.qualify_slots)
+    event = changes.get("qualify_event", tournament.qualify_event)
+    if slots is not None and not event:
+        errors.append(RuleError("qualify_event", _("name the event the slots qualify for.")))
+    elif slots is None and event:
+        errors.append(RuleError("qualify_slots", _("give the number of slots for the event.")))
     return errors
 
 
@@ -263,6 +293,7 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
         if status is not None and (wrong := transition_error(tournament, status)):
             errors.append(wrong)
     errors += _settings_errors(changes)
+    errors += _qualification_errors(tournament, changes)
     if "preset" in changes or "rules" in changes:
         changes["rules"] = collect(errors, _new_rules, tournament, changes)
     affects_standings = False

@@ -16,6 +16,7 @@ PLAYERS = "/api/v1/tournaments/club-open/players/"
 PLAYER_KEYS = {
     *("id", "number", "name", "club", "rating", "status", "fixed_table", "joined_round"),
     *("member", "member_name"),  # additions of issue 15: API.md's shape holds
+    "already_qualified",  # an addition (issue 12): passes a qualification slot down
     "divisions",  # an addition (issue 12): the slugs of the player's divisions
 }
 
@@ -46,6 +47,7 @@ def test_register_answers_the_player(client_for, tournament):
         "member": None,
         "member_name": None,
         "divisions": [],
+        "already_qualified": False,
     }
 
 

@@ -32,6 +32,8 @@ TOURNAMENT_KEYS = {
     "missed_rounds",
     "forfeit_rule",
     "credit_substitute_games",
+    "qualify_slots",
+    "qualify_event",
 }
 EXAMPLE = {
     "name": "Club Open",
