@@ -56,9 +56,7 @@ def test_picking_a_division_on_a_phone_shows_only_its_players(new_page, divided)
     chips.get_by_role("link", name="Juniors ≤ 14").click()
     page.wait_for_url(re.compile(r"\?division=juniors-14$"))
     expect(page.get_by_role("heading", name="Standings — Juniors ≤ 14")).to_be_visible()
-    expect(chips.get_by_role("link", name="Juniors ≤ 14")).to_have_attribute(
-        "aria-current", "page"
-    )
+    expect(chips.get_by_role("link", name="Juniors ≤ 14")).to_have_attribute("aria-current", "page")
     assert sorted(shown_numbers(page)) == sorted(JUNIORS)
     ranks = page.locator("#standings tbody td.rank").all_inner_texts()
     assert int(ranks[0].split()[0]) == 1

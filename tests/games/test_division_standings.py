@@ -280,3 +280,17 @@ def test_prizes_go_by_rank_within_the_division_and_skip_the_withdrawn(divided, a
     )
     assert [place.prize for place in prizes.places][:1] == ["Gold"]
     assert len(prizes.places) == len(JUNIORS) - 1
+
+
+def test_the_stage_page_filters_by_division_and_says_its_limit(staged, client, as_user):
+    tournament, qualification, final = staged
+    url = reverse("stage-detail", args=[tournament.slug, qualification.number])
+    page = text(client.get(url, {"division": "juniors"}))
+    assert "Qualification standings — Juniors" in page
+    listed = {n for n in range(1, 9) if f"#{n}</span>" in page or f"#{n} " in page}
+    assert listed == set(JUNIORS)
+    assert client.get(url, {"division": "kids"}).status_code == 404
+    final_page = text(client.get(reverse("stage-detail", args=[tournament.slug, final.number])))
+    assert "its cut takes only the players of Juniors" in final_page
+    form = text(as_user("alice").get(reverse("stage-new", args=[tournament.slug])))
+    assert '<option value="juniors">Juniors</option>' in form
