@@ -120,6 +120,11 @@ urlpatterns = [
         standings.RankingCSVView.as_view(),
         name="api-ranking-csv",
     ),
+    path(
+        "tournaments/<slug:slug>/qualified.csv",
+        standings.QualifiedCSVView.as_view(),
+        name="api-qualified-csv",
+    ),
     path("games/<id:pk>/", games.GameDetailView.as_view(), name="api-game"),
     path("games/<id:pk>/results/", games.ResultListView.as_view(), name="api-results"),
     path(

@@ -6,6 +6,10 @@ Terms:
   metric the snapshot holds, in the order of `scoring.standings.METRICS`.
 * results CSV — one row per rack of every confirmed result; `score` is the game score
   before sanction points and `sanction` what comes off it.
+* qualified CSV — the players who take the tournament's qualification slots, in standings
+  order: `event, qualify_event, slot, rank, number, name, club, member_code,
+  decided_by_lot` (`slot` counts 1..N; `decided_by_lot` is 1 for a player whose slot
+  was decided by lot at the last slot's tie).
 * ranking CSV — the flat file for ranking submissions (a federation, a grand prix): one
   row per player, `event, date, rank, number, name, club, member_code, status, score,
   games_played, games_won`, best first; `event` and `date` on every row so the files of
@@ -103,6 +107,31 @@ def ranking_csv(tournament: Tournament, table: StandingsTable) -> str:
         for row in table.rows
     )  # fmt: skip
     return csv_text(RANKING_COLUMNS, rows)
+
+
+QUALIFIED_COLUMNS = (
+    "event", "qualify_event", "slot", "rank", "number", "name", "club", "member_code",
+    "decided_by_lot",
+)  # fmt: skip
+
+
+def qualified_csv(tournament: Tournament, table: StandingsTable) -> str:
+    """The qualified list (empty below the header when the tournament declares no slots)."""
+    codes = dict(
+        Player.objects.filter(tournament=tournament, member__isnull=False).values_list(
+            "pk", "member__code"
+        )
+    )
+    qualified = [row for row in table.rows if row.get("qualified")]
+    rows = (
+        [
+            tournament.slug, tournament.qualify_event, slot, row["rank"],
+            row["player"]["number"], row["player"]["name"], row["player"]["club"],
+            codes.get(row["player"]["id"], ""), int(bool(row.get("slot_by_lot"))),
+        ]
+        for slot, row in enumerate(qualified, start=1)
+    )  # fmt: skip
+    return csv_text(QUALIFIED_COLUMNS, rows)
 
 
 SEASON_COLUMNS = ("rank", "member_id", "member", "total", "events")

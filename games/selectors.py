@@ -371,7 +371,7 @@ def standings_table(
         (shown, 1, 1) if whole else standings_page_of(shown, page=page, player_number=player_number)
     )
     return StandingsTable(
-        columns=tuple(METRICS[key] for key in keys),
+        columns=tuple(METRICS[key].translated() for key in keys),
         rows=rows,
         ranking=list(snapshot.ranking),
         computed_at=snapshot.computed_at,

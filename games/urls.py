@@ -37,6 +37,7 @@ urlpatterns = [
     path(T + "standings/live/", standings.standings_live, name="standings-live"),
     path(T + "standings.csv", standings.standings_csv, name="standings-csv"),
     path(T + "ranking.csv", standings.ranking_csv, name="ranking-csv"),
+    path(T + "qualified.csv", standings.qualified_csv, name="qualified-csv"),
     path(T + "event.json", standings.event_file_download, name="event-file"),
     path(T + "projector/", projector.projector, name="projector"),
     path(T + "projector/live/", projector.projector_live, name="projector-live"),

@@ -19,9 +19,8 @@ carry-over
     What a player brings into the next stage: ``all`` (scores continue), ``none`` (reset
     to 0) or ``half``.
 placement points
-    Points by finishing place at a table in one game, from a table per table size (the
-    German city-championship 4/3/1/0). The finishing order is the order of the game
-    scores, highest first.
+    Points by finishing place at a table in one game (``scoring.placement``, which
+    defines the finishing order and its ties).
 race to N
     A final table that plays until one player has won ``N`` games (the Dutch "first to 4
     wins"), stopped at a games cap with a stated decider.
@@ -30,13 +29,7 @@ Decisions where RULES.md is silent
 ----------------------------------
 * ``half`` carry-over halves and rounds toward zero: 7 -> 3, -7 -> -3, so the carried
   value is never more than half of the score in either direction, whatever its sign.
-* Placement: players with the same game score share the best of the places they take and
-  each gets that place's points (competition ranking, "1224", as the standings' ranks):
-  two losers tied for second at a table of 4 under 4/3/1/0 both get 3 and the last player
-  0. Several winners of a pool-exhausted game are all first. ``first_places`` counts games
-  won outright: the only player in first place.
-* Default placement tables: 4/3/1/0 at tables of 4, 4/2/0 at tables of 3 (both named in
-  the issue) and 4/0 at tables of 2 (the winner's 4, as at the other sizes).
+* Placement points: see ``scoring.placement`` (finishing order, ties, the default tables).
 * Race to N: a game with several winners (a tied pool-exhausted end) counts a win for
   each. If more than one player reaches N in the same game, or the cap is reached, the
   decider is, in order: most wins in the final, then the higher sum of game scores in
@@ -59,18 +52,20 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from scoring.errors import RuleError
+from scoring.i18n import _, ngettext
+
+# Placement points live in scoring.placement; named here too, beside the stages.
+from scoring.placement import DEFAULT_PLACEMENT_POINTS as DEFAULT_PLACEMENT_POINTS
+from scoring.placement import check_placement_points as check_placement_points
+from scoring.placement import first_place as first_place
+from scoring.placement import placement_points as placement_points
+from scoring.placement import places as places
 from scoring.standings import lot_draw
 
 CarryOver = Literal["all", "none", "half"]
 CARRY_OVER: tuple[CarryOver, ...] = ("all", "none", "half")
 CutTies = Literal["include", "lot"]
 CUT_TIES: tuple[CutTies, ...] = ("include", "lot")
-
-DEFAULT_PLACEMENT_POINTS: dict[int, tuple[int, ...]] = {
-    4: (4, 3, 1, 0),
-    3: (4, 2, 0),
-    2: (4, 0),
-}
 
 
 # --- the cut -------------------------------------------------------------------------
@@ -95,11 +90,19 @@ class CutTie:
     resolution: CutTies
 
     def sentence(self) -> str:
-        taken = "all go on" if self.resolution == "include" else "decided by lot"
-        return (
-            f"{len(self.players)} players share rank {self.rank} for "
-            f"{self.places} place{'s' if self.places != 1 else ''}: {taken}"
-        )
+        facts = {"players": len(self.players), "rank": self.rank, "places": self.places}
+        # Whole sentences, the plural following the places left (a tie is 2 players or more).
+        if self.resolution == "include":
+            return ngettext(
+                "{players} players share rank {rank} for {places} place: all go on",
+                "{players} players share rank {rank} for {places} places: all go on",
+                self.places,
+            ).format(**facts)
+        return ngettext(
+            "{players} players share rank {rank} for {places} place: decided by lot",
+            "{players} players share rank {rank} for {places} places: decided by lot",
+            self.places,
+        ).format(**facts)
 
 
 @dataclass(frozen=True)
@@ -121,18 +124,28 @@ def cut(
     ``min_score`` (exactly one of the two). ``ranked`` is best first, withdrawn players
     already left out by the caller."""
     if (top is None) == (min_score is None):
-        raise RuleError("cut", "give either a number of players (top) or a minimum score")
+        raise RuleError("cut", _("give either a number of players (top) or a minimum score"))
     if ties not in CUT_TIES:
-        raise RuleError("ties", f"'{ties}' is not a way to break a tie; choose include or lot")
+        raise RuleError(
+            "ties",
+            _("'{ties}' is not a way to break a tie; choose include or lot").format(ties=ties),
+        )
     _check_order(ranked)
     if min_score is not None:
         chosen = tuple(r.player for r in ranked if r.score >= min_score)
         return CutResult(chosen, tuple(r.player for r in ranked if r.score < min_score))
     assert top is not None
     if top < 1:
-        raise RuleError("top", "a cut takes at least 1 player")
+        raise RuleError("top", _("a cut takes at least 1 player"))
     if top > len(ranked):
-        raise RuleError("top", f"a cut of {top} from a field of {len(ranked)} players")
+        raise RuleError(
+            "top",
+            ngettext(
+                "a cut of {top} from a field of {field} player",
+                "a cut of {top} from a field of {field} players",
+                len(ranked),
+            ).format(top=top, field=len(ranked)),
+        )
     return _cut_top(ranked, top, ties, lot_seed)
 
 
@@ -174,54 +187,9 @@ def carry_over(value: int, mode: CarryOver) -> int:
         return 0
     if mode == "half":
         return -(-value // 2) if value < 0 else value // 2
-    raise RuleError("carry_over", f"'{mode}' is not a carry-over; choose all, none or half")
-
-
-# --- placement points ----------------------------------------------------------------
-
-
-def check_placement_points(
-    table: Mapping[int, Sequence[int]], field_name: str = "placement_points"
-) -> dict[int, tuple[int, ...]]:
-    """A placement table as an organiser typed it: for each table size 2-4 one whole
-    number per place, never rising from one place to the next."""
-    checked: dict[int, tuple[int, ...]] = {}
-    for size, points in table.items():
-        where = (field_name, str(size))
-        if size not in DEFAULT_PLACEMENT_POINTS:
-            raise RuleError(where, "tables have 2 to 4 seats")
-        values = tuple(points)
-        if len(values) != size:
-            raise RuleError(where, f"a table of {size} needs {size} places, not {len(values)}")
-        if any(not isinstance(v, int) or isinstance(v, bool) for v in values):
-            raise RuleError(where, "each place's points must be a whole number")
-        if any(a < b for a, b in itertools.pairwise(values)):
-            raise RuleError(where, "a better place cannot earn fewer points than a worse one")
-        checked[size] = values
-    return {**DEFAULT_PLACEMENT_POINTS, **checked}
-
-
-def places(scores: Mapping[int, int]) -> dict[int, int]:
-    """Each player's finishing place in one game (1 = best), ties sharing the best place."""
-    order = sorted(scores.values(), reverse=True)
-    return {player: order.index(score) + 1 for player, score in scores.items()}
-
-
-def placement_points(
-    scores: Mapping[int, int], table: Mapping[int, Sequence[int]] = DEFAULT_PLACEMENT_POINTS
-) -> dict[int, int]:
-    """Each player's placement points for one game at a table of ``len(scores)``."""
-    points = table.get(len(scores))
-    if points is None:
-        raise ValueError(f"no placement points for a table of {len(scores)}")
-    return {player: points[place - 1] for player, place in places(scores).items()}
-
-
-def first_place(scores: Mapping[int, int]) -> int | None:
-    """The player who won the game outright, or None when first place is shared."""
-    placed = places(scores)
-    firsts = [player for player, place in placed.items() if place == 1]
-    return firsts[0] if len(firsts) == 1 else None
+    raise RuleError(
+        "carry_over", _("'{mode}' is not a carry-over; choose all, none or half").format(mode=mode)
+    )
 
 
 # --- race to N -----------------------------------------------------------------------
@@ -262,12 +230,18 @@ class RaceState:
 
     def sentence(self, target: int) -> str:
         if self.status == "running":
-            return f"game {self.games + 1} next; first to {target} wins"
+            return _("game {game} next; first to {target} wins").format(
+                game=self.games + 1, target=target
+            )
         if self.status == "won":
-            return f"player {self.champion} reached {target} wins in game {self.games}"
+            return _("player {player} reached {target} wins in game {game}").format(
+                player=self.champion, target=target, game=self.games
+            )
         if self.status == "decided":
-            return f"player {self.champion} after the decider, at game {self.games}"
-        return "still tied after the decider: one more game is played"
+            return _("player {player} after the decider, at game {game}").format(
+                player=self.champion, game=self.games
+            )
+        return _("still tied after the decider: one more game is played")
 
 
 def race(
@@ -279,9 +253,12 @@ def race(
     decides; when it cannot (``tied``), the next game is played and the decider asked
     again after it. Games after the decision do not count: they are the ``surplus``."""
     if target < 1:
-        raise RuleError("target", "a race is to at least 1 win")
+        raise RuleError("target", _("a race is to at least 1 win"))
     if cap < target:
-        raise RuleError("cap", f"a cap of {cap} games leaves no room to win {target}")
+        raise RuleError(
+            "cap",
+            _("a cap of {cap} games leaves no room to win {target}").format(cap=cap, target=target),
+        )
     wins = dict.fromkeys(players, 0)
     for number, game in enumerate(games, start=1):
         if not game.winners or not game.winners <= wins.keys():

@@ -114,10 +114,18 @@ Decisions where RULES.md is silent
 
 import hashlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from scoring.errors import Path, RuleError
+from scoring.i18n import _, gettext_noop
+from scoring.placement import (
+    DEFAULT_PLACEMENT_POINTS,
+    GameFinish,
+    PlacementTable,
+    PlacementTotals,
+    placement_totals,
+)
 
 Direction = Literal["higher", "lower"]
 
@@ -165,6 +173,12 @@ class Metric:
     abbr: str
     direction: Direction | None  # None: informational, cannot rank
 
+    def translated(self) -> "Metric":
+        """This metric with its name and abbreviation in the reader's language: the
+        registry keeps the English (marked with ``gettext_noop``), a page or API that shows
+        them translates at request time."""
+        return replace(self, name=_(self.name), abbr=_(self.abbr))
+
 
 @dataclass(frozen=True)
 class StandingRow:
@@ -179,19 +193,21 @@ class StandingRow:
 METRICS: dict[str, Metric] = {
     m.key: m
     for m in (
-        Metric("score", "Score", "Pts", "higher"),
-        Metric("games_won", "Games won", "W", "higher"),
-        Metric("games_played", "Games played", "GP", None),
-        Metric("rummikubs", "Rummikubs", "RK", "higher"),
-        Metric("rack_total", "Rack total", "Rack", "lower"),
-        Metric("table_wins", "Table wins", "TW", "higher"),
-        Metric("opponents_score", "Opponents' score", "Opp", "higher"),
-        Metric("head_to_head", "Head to head", "H2H", "higher"),
-        Metric("best_game", "Best game", "Best", "higher"),
-        Metric("penalties", "Penalties", "Pen", "lower"),
-        Metric("lot", "Lot", "Lot", "higher"),
-        Metric("score_per_game", "Score per game", "Pts/G", "higher"),
-        Metric("won_per_game", "Games won per game", "W/G", "higher"),
+        Metric("score", gettext_noop("Score"), gettext_noop("Pts"), "higher"),
+        Metric("games_won", gettext_noop("Games won"), gettext_noop("W"), "higher"),
+        Metric("games_played", gettext_noop("Games played"), gettext_noop("GP"), None),
+        Metric("rummikubs", gettext_noop("Rummikubs"), gettext_noop("RK"), "higher"),
+        Metric("rack_total", gettext_noop("Rack total"), gettext_noop("Rack"), "lower"),
+        Metric("table_wins", gettext_noop("Table wins"), gettext_noop("TW"), "higher"),
+        Metric("opponents_score", gettext_noop("Opponents' score"), gettext_noop("Opp"), "higher"),
+        Metric("head_to_head", gettext_noop("Head to head"), gettext_noop("H2H"), "higher"),
+        Metric("best_game", gettext_noop("Best game"), gettext_noop("Best"), "higher"),
+        Metric("penalties", gettext_noop("Penalties"), gettext_noop("Pen"), "lower"),
+        Metric("lot", gettext_noop("Lot"), gettext_noop("Lot"), "higher"),
+        Metric("score_per_game", gettext_noop("Score per game"), gettext_noop("Pts/G"), "higher"),
+        Metric("won_per_game", gettext_noop("Games won per game"), gettext_noop("W/G"), "higher"),
+        Metric("placement_points", gettext_noop("Placement points"), gettext_noop("PP"), "higher"),
+        Metric("first_places", gettext_noop("First places"), gettext_noop("1st"), "higher"),
     )
 }
 
@@ -202,11 +218,18 @@ HEAD_TO_HEAD = "head_to_head"
 PER_GAME = {"score_per_game": "score", "won_per_game": "games_won"}
 # The metrics that need to know who sat with whom; every other one is a per-player sum.
 SERIES_METRICS = frozenset({"table_wins", "opponents_score", HEAD_TO_HEAD})
+# The metrics that need each game's finishing order (``scoring.placement``).
+PLACEMENT_METRICS = frozenset({"placement_points", "first_places"})
 
 
 def needs_series(ranking: Iterable[str]) -> bool:
     """Whether ranking by these metrics needs series lines, not just per-player totals."""
     return not SERIES_METRICS.isdisjoint(ranking)
+
+
+def needs_placement(ranking: Iterable[str]) -> bool:
+    """Whether ranking by these metrics needs each game's finishing order."""
+    return not PLACEMENT_METRICS.isdisjoint(ranking)
 
 
 @dataclass(frozen=True)
@@ -242,7 +265,12 @@ def _missed(missed_games: Mapping[int, int] | None, treatment: str) -> Missed | 
     """The checked ``missed_rounds`` treatment, or None when nothing was missed."""
     if treatment not in MISSED_ROUNDS:
         choices = ", ".join(MISSED_ROUNDS)
-        raise RuleError("missed_rounds", f"unknown treatment '{treatment}'; choose from {choices}")
+        raise RuleError(
+            "missed_rounds",
+            _("unknown treatment '{treatment}'; choose from {choices}").format(
+                treatment=treatment, choices=choices
+            ),
+        )
     if not missed_games:
         return None
     return Missed(dict(missed_games), treatment)
@@ -269,23 +297,35 @@ def validate_ranking(ranking: object, field: str | Path = "ranking") -> tuple[st
     """
     # A str is a sequence of str too; without this check "score" would read as s, c, o, ...
     if not isinstance(ranking, list | tuple):
-        raise RuleError(field, f"must be a list of metric keys, not {_type_name(ranking)}")
+        raise RuleError(
+            field, _("must be a list of metric keys, not {type}").format(type=_type_name(ranking))
+        )
     if not ranking:
-        raise RuleError(field, "must name at least one metric")
+        raise RuleError(field, _("must name at least one metric"))
     seen: set[str] = set()
     for position, key in enumerate(ranking, start=1):
         if not isinstance(key, str):
             raise RuleError(
-                field, f"item {position} must be a metric key (a string), not {_type_name(key)}"
+                field,
+                _("item {position} must be a metric key (a string), not {type}").format(
+                    position=position, type=_type_name(key)
+                ),
             )
         metric = METRICS.get(key)
         if metric is None:
             choices = ", ".join(k for k, m in METRICS.items() if m.direction is not None)
-            raise RuleError(field, f"unknown ranking metric '{key}'; choose from {choices}")
+            raise RuleError(
+                field,
+                _("unknown ranking metric '{key}'; choose from {choices}").format(
+                    key=key, choices=choices
+                ),
+            )
         if metric.direction is None:
-            raise RuleError(field, f"'{key}' is informational and cannot rank")
+            raise RuleError(field, _("'{key}' is informational and cannot rank").format(key=key))
         if key in seen:
-            raise RuleError(field, f"'{key}' appears twice; each metric may be used once")
+            raise RuleError(
+                field, _("'{key}' appears twice; each metric may be used once").format(key=key)
+            )
         seen.add(key)
     return tuple(ranking)
 
@@ -324,6 +364,7 @@ def compute_standings(
     missed_games: Mapping[int, int] | None = None,
     missed_rounds: str = "not_played",
     lots: Mapping[int, int] | None = None,
+    placement: PlacementTable = DEFAULT_PLACEMENT_POINTS,
 ) -> list[StandingRow]:
     """Rank every registered player (withdrawn ones included, after the others: see
     "withdrawn" above) by ``ranking``.
@@ -331,9 +372,14 @@ def compute_standings(
     ``lines`` are the lines of confirmed results only, in any order; ``penalties`` maps a
     player to their count of unvoided penalties (absent = 0). A substitute's lines count
     only with ``credit_substitutes``; ``missed_games`` count as ``missed_rounds`` says
-    (see "substitute game", "missed games"). Returns one row per player, best first.
+    (see "substitute game", "missed games"). ``placement`` is the placement table the
+    placement metrics use. Returns one row per player, best first.
     """
     order = validate_ranking(ranking)
+    lines = list(lines)
+    placed = None
+    if needs_placement(order):
+        placed = placement_totals(finishes(lines, credit_substitutes), placement)
     counted = (line for line in lines if credit_substitutes or not line.substitute)
     missed = _missed(missed_games, missed_rounds)
     return _rank(
@@ -346,7 +392,26 @@ def compute_standings(
         withdrawn=withdrawn,
         missed=missed,
         lots=lots,
+        placed=placed,
     )
+
+
+def finishes(lines: Iterable[GameLine], credit_substitutes: bool = False) -> list[GameFinish]:
+    """Each game's finishing input from its lines: scores, winners, and the substitute
+    seats that count for nobody (unless ``credit_substitutes``)."""
+    games: dict[int, list[GameLine]] = {}
+    for line in lines:
+        games.setdefault(line.game, []).append(line)
+    return [
+        GameFinish(
+            scores={line.player: line.score for line in game},
+            winners=frozenset(line.player for line in game if line.winner),
+            left_out=frozenset(
+                line.player for line in game if line.substitute and not credit_substitutes
+            ),
+        )
+        for game in games.values()
+    ]
 
 
 def compute_standings_from_series(
@@ -361,11 +426,14 @@ def compute_standings_from_series(
     missed_rounds: str = "not_played",
     carried: Mapping[int, int] | None = None,
     lots: Mapping[int, int] | None = None,
+    placed: PlacementTotals | None = None,
 ) -> list[StandingRow]:
     """``compute_standings`` from series lines: the same rows for the same games.
 
     ``series`` holds at most one line per player and part of a series, in any order, and
     only for confirmed results (substitute games already left out unless credited).
+    Series lines hold no finishing order: a ranking with ``PLACEMENT_METRICS`` needs the
+    caller's ``placed`` (``scoring.placement.placement_totals`` over the same games).
     """
     order = validate_ranking(ranking)
     missed = _missed(missed_games, missed_rounds)
@@ -380,6 +448,7 @@ def compute_standings_from_series(
         missed=missed,
         carried=carried,
         lots=lots,
+        placed=placed,
     )
 
 
@@ -395,10 +464,12 @@ def compute_standings_from_totals(
     missed_rounds: str = "not_played",
     carried: Mapping[int, int] | None = None,
     lots: Mapping[int, int] | None = None,
+    placed: PlacementTotals | None = None,
 ) -> list[StandingRow]:
     """``compute_standings`` for a ranking without ``SERIES_METRICS``, from one line per
     player: the same ranks, and the same metrics except the series ones, which are left
     out of the rows (nothing ranks by them, and they would cost a pass over every series).
+    ``placed`` as for ``compute_standings_from_series``.
     """
     order = validate_ranking(ranking)
     if needs_series(order):
@@ -416,7 +487,9 @@ def compute_standings_from_totals(
         values["rack_total"][line.player] = line.charge
         values["best_game"][line.player] = line.best_game if line.games else 0
     missed = _missed(missed_games, missed_rounds)
-    return _finish(roster, values, [], penalties, order, lot_seed, withdrawn, missed, carried, lots)
+    return _finish(
+        roster, values, [], penalties, order, lot_seed, withdrawn, missed, carried, lots, placed
+    )
 
 
 def fold_games(lines: Iterable[GameLine]) -> list[SeriesLine]:
@@ -496,12 +569,13 @@ def _rank(
     missed: Missed | None = None,
     carried: Mapping[int, int] | None = None,
     lots: Mapping[int, int] | None = None,
+    placed: PlacementTotals | None = None,
 ) -> list[StandingRow]:
     """The rows for a validated ranking ``order``; ``source`` names the input in errors."""
     roster = _roster(players)
     values, parts = _tally(roster, series, source)
     return _finish(
-        roster, values, parts, penalties, order, lot_seed, withdrawn, missed, carried, lots
+        roster, values, parts, penalties, order, lot_seed, withdrawn, missed, carried, lots, placed
     )
 
 
@@ -523,10 +597,13 @@ def _finish(
     missed: Missed | None = None,
     carried: Mapping[int, int] | None = None,
     lots: Mapping[int, int] | None = None,
+    placed: PlacementTotals | None = None,
 ) -> list[StandingRow]:
-    """Add penalties, lot and head_to_head to the summed ``values``, then rank: the
-    players in ``withdrawn`` after all the others (see "withdrawn" above). A stage's
-    ``carried`` score (``scoring.stages.carry_over``) is added to ``score`` first."""
+    """Add penalties, lot, the placement metrics and head_to_head to the summed
+    ``values``, then rank: the players in ``withdrawn`` after all the others (see
+    "withdrawn" above). A stage's ``carried`` score (``scoring.stages.carry_over``) is
+    added to ``score`` first."""
+    _add_placement(roster, values, placed, order)
     if missed is not None:
         missed.apply(values)
     for player, points in (carried or {}).items():
@@ -571,6 +648,24 @@ def _finish(
             previous_key = key
         rows.append(StandingRow(rank, player, {k: table[k][player] for k in reported}))
     return rows
+
+
+def _add_placement(
+    roster: list[int],
+    values: dict[str, dict[int, int]],
+    placed: PlacementTotals | None,
+    order: tuple[str, ...],
+) -> None:
+    """The placement metrics from the caller's totals (0 for a player without a game).
+    Reported whenever given; a ranking by them without them is a bug on the calling side."""
+    if placed is None:
+        if needs_placement(order):
+            raise ValueError(f"ranking {order}: needs the placement totals (placed)")
+        return
+    for key, totals in (("placement_points", placed.points), ("first_places", placed.firsts)):
+        if not totals.keys() <= values["score"].keys():
+            raise ValueError(f"placed: a player of {key} is not registered")
+        values[key] = {p: totals.get(p, 0) for p in roster}
 
 
 def _sum_lines(

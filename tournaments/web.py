@@ -27,6 +27,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import register_converter
+from django.utils.translation import gettext as _
 
 from scoring.errors import RuleError
 
@@ -79,7 +80,7 @@ def tournament_page(need: Need = "view") -> Callable:
                 return redirect_to_login(request.get_full_path())
             tournament = tournaments_visible_to(request.user).filter(slug=slug).first()
             if tournament is None:
-                raise Http404("No such tournament.")
+                raise Http404(_("No such tournament."))
             # A page of one table scores there: a table link may open it, no other page.
             at = (kwargs.get("round_number"), kwargs.get("table_number"))
             table = at if None not in at else None
@@ -157,9 +158,9 @@ def add_rule_errors(
     ``lists`` names the sub-forms of a list in the input: with ``lists={"racks": forms}``
     the path ``("racks", 2, "tiles")`` lands on the ``tiles`` field of ``forms[2]``.
     Otherwise the field is the first of: the whole path joined by ``__``
-    (``rules__joker_penalty``), its last key (``joker_penalty``), its first key
-    (``rules``). A path that names no field becomes a form-wide error that spells the
-    path out, so no message is ever lost.
+    (``rules__joker_penalty``), its last key (``joker_penalty``), the keys before it from
+    the last inward, its first key (``rules``). A path that names no field becomes a
+    form-wide error that spells the path out, so no message is ever lost.
     """
     for single in error.flatten():
         target, field = _locate(form, single.path, lists or {})
@@ -182,7 +183,9 @@ def _locate(
             rest = path[2:]
             key = rest[0] if rest and isinstance(rest[0], str) else None
             return item, key if key in item.fields else None
-    for candidate in ("__".join(str(key) for key in path), path[-1], head):
+    # The most precise field first: the whole path, then each key from the last inward
+    # (("rules", "placement_points", "4") lands on placement_points), then the first.
+    for candidate in ("__".join(str(key) for key in path), *reversed(path)):
         if isinstance(candidate, str) and candidate in form.fields:
             return form, candidate
     return form, None

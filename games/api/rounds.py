@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
@@ -86,6 +87,13 @@ class TableOut(serializers.Serializer):
 class RoundOut(serializers.Serializer):
     number = serializers.IntegerField()
     method = serializers.ChoiceField(choices=Round.Method.choices)
+    stage = serializers.IntegerField(
+        source="stage.number",
+        allow_null=True,
+        help_text="The number of the stage the round belongs to; null for a round opened "
+        "without one (a tournament without stages; once stages exist, such rounds count "
+        "as stage 1's).",
+    )
     tables = TableOut(many=True)
     quality = RawJSONField(schema=QUALITY_SCHEMA)
 
@@ -286,6 +294,7 @@ DRAW_EXAMPLE = {
 ROUND_EXAMPLE = {
     "number": 1,
     "method": "manual",
+    "stage": None,
     "tables": [
         {
             "id": 5,
@@ -305,8 +314,12 @@ ROUND_EXAMPLE = {
 
 
 def rounds_with_tables(tournament: Tournament) -> QuerySet[Round]:
-    return tournament.rounds.order_by("number").prefetch_related(
-        Prefetch("tables", queryset=Table.objects.prefetch_related("seats", "games"))
+    return (
+        tournament.rounds.order_by("number")
+        .select_related("stage")
+        .prefetch_related(
+            Prefetch("tables", queryset=Table.objects.prefetch_related("seats", "games"))
+        )
     )
 
 
@@ -436,7 +449,7 @@ class RoundDetailView(TournamentScoped, APIView):
     def get(self, request: Any, slug: str, number: int) -> Response:
         round_ = rounds_with_tables(self.tournament).filter(number=number).first()
         if round_ is None:
-            raise Http404("No such round.")
+            raise Http404(_("No such round."))
         return Response(RoundOut(round_).data)
 
     @extend_schema(
@@ -461,6 +474,6 @@ class RoundDetailView(TournamentScoped, APIView):
     def delete(self, request: Any, slug: str, number: int) -> Response:
         round_ = self.tournament.rounds.filter(number=number).first()
         if round_ is None:
-            raise Http404("No such round.")
+            raise Http404(_("No such round."))
         services.round_cancel(round_=round_, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

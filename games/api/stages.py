@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -271,7 +272,7 @@ def _stage(view: TournamentScoped, number: int) -> Stage:
         view.tournament.stages.select_related("division", "side_of").filter(number=number).first()
     )
     if stage is None:
-        raise Http404("No such stage.")
+        raise Http404(_("No such stage."))
     return stage
 
 

@@ -26,7 +26,7 @@ from tournaments.api.common import TournamentScoped, errors
 from tournaments.models import Division, Tournament
 from tournaments.selectors import division_named
 
-from ..exports import ranking_csv, standings_csv
+from ..exports import qualified_csv, ranking_csv, standings_csv
 from ..selectors import (
     HIDE,
     STANDINGS_PAGE_SIZE,
@@ -70,6 +70,22 @@ class StandingsRowOut(serializers.Serializer):
         "`missed_rounds` (not_played | average | zero) and `missed_games` for a late entry; "
         "`substitute_games` (games a substitute played in the seat) with "
         "`substitute_games_credited`; `forfeits` (games the seat forfeited).",
+    )
+    qualified = serializers.BooleanField(
+        default=False,
+        help_text="The player takes one of the tournament's qualification slots "
+        "(`qualify_slots` for `qualify_event`, passed down past players already qualified); "
+        "false when the tournament declares none.",
+    )
+    already_qualified = serializers.BooleanField(
+        required=False,
+        help_text="Present (true) only for a player qualified for that event already: they "
+        "pass their slot down.",
+    )
+    slot_by_lot = serializers.BooleanField(
+        required=False,
+        help_text="Present (true) only for the players who shared the rank at the last slot: "
+        "the slots among them were decided by their lot.",
     )
 
 
@@ -337,6 +353,44 @@ class RankingCSVView(StandingsCSVView):
         request.accepted_renderer = CSVRenderer()
         request.accepted_media_type = CSVRenderer.media_type
         filename = f"{self.tournament.slug}-ranking.csv"
+        return Response(
+            text,
+            content_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
+
+
+class QualifiedCSVView(StandingsCSVView):
+    @extend_schema(
+        tags=["standings"],
+        summary="Download the qualified list as CSV",
+        description="The players who take the tournament's qualification slots "
+        "(`qualify_slots` for `qualify_event`), in standings order: `event, qualify_event, "
+        "slot, rank, number, name, club, member_code, decided_by_lot`. A player already "
+        "qualified passes the slot down to the next one; withdrawn players take none; a "
+        "tie at the last slot is decided by the players' lot (`decided_by_lot` 1). Only "
+        "the header when the tournament declares no slots. The same CSV conventions as "
+        "`standings.csv`.",
+        responses={
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR,
+                examples=[
+                    OpenApiExample(
+                        "CSV",
+                        value="event,qualify_event,slot,rank,number,name,club,member_code,"
+                        "decided_by_lot\r\nclub-open,National final,1,2,7,Ada Peretz,"
+                        "Haifa RC,H-017,0\r\n",
+                    )
+                ],
+            ),
+            **errors(404),
+        },
+    )
+    def get(self, request: Any, slug: str) -> Response:
+        text = qualified_csv(self.tournament, standings_table(self.tournament, whole=True))
+        request.accepted_renderer = CSVRenderer()
+        request.accepted_media_type = CSVRenderer.media_type
+        filename = f"{self.tournament.slug}-qualified.csv"
         return Response(
             text,
             content_type="text/csv; charset=utf-8",

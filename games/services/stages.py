@@ -142,6 +142,9 @@ def _stage_rows(stage: Stage) -> list[StageRow]:
         stage=StageFilter(stage.pk, stage.number == 1),
         ranking=stage.ranking,
         carried=entries,
+        # An imported tournament's players keep the lot the original site drew, here as
+        # in the overall standings (the same ties break the same way in every stage).
+        lots={p.id: p.lot for p in players.values() if p.lot is not None},
     )
     return [_row(row, players, entries) for row in rows]
 
@@ -181,7 +184,7 @@ class CutPreview:
         by_id = {r.player.id: r.player for r in self.rows}
         tie = self.result.tie
         names = ", ".join(f"{by_id[p].name} (#{by_id[p].number})" for p in tie.players)
-        return f"{tie.sentence()}: {names}"
+        return _("{tie}: {players}").format(tie=tie.sentence(), players=names)
 
 
 def _stage_rounds(stage: Stage):
@@ -219,7 +222,7 @@ def _expected(value: object) -> list[int]:
     if not isinstance(value, list) or any(
         isinstance(p, bool) or not isinstance(p, int) for p in value
     ):
-        raise RuleError("expected_entrants", "must be the list of the previewed entrants' ids.")
+        raise RuleError("expected_entrants", _("must be the list of the previewed entrants' ids."))
     return value
 
 
@@ -241,7 +244,7 @@ def stage_close(*, stage: Stage, by: User, expected_entrants: object) -> CutPrev
         if preview.result is not None and sorted(expected) != sorted(preview.result.entrants):
             raise Conflict(
                 "expected_entrants",
-                "the standings changed since the preview: look at the cut again.",
+                _("the standings changed since the preview: look at the cut again."),
                 entrants=list(preview.result.entrants),
             )
         if preview.next_stage is not None and preview.result is not None:
@@ -262,16 +265,18 @@ def stage_close(*, stage: Stage, by: User, expected_entrants: object) -> CutPrev
 
 
 def _require_closable(stage: Stage, tournament: Tournament) -> None:
-    where = f"stage {stage.number} ({stage.name})"
+    where = _("stage {number} ({name})").format(number=stage.number, name=stage.name)
     if stage.status == Stage.Status.CLOSED:
-        raise Conflict("stage", f"{where} is closed already.")
+        raise Conflict("stage", _("{where} is closed already.").format(where=where))
     if not _stage_rounds(stage).exists():
-        raise Conflict("stage", f"{where} has no round yet.")
+        raise Conflict("stage", _("{where} has no round yet.").format(where=where))
     gaps = round_results_missing(tournament, EVERY_ROUND, stage)
     if gaps:
         raise Conflict(
             "stage",
-            f"{where} cannot close: " + "; ".join(gap.sentence for gap in gaps) + ".",
+            _("{stage} cannot close: {gaps}.").format(
+                stage=where, gaps="; ".join(gap.sentence for gap in gaps)
+            ),
             missing_results=[gap.sentence for gap in gaps],
         )
 

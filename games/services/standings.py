@@ -28,11 +28,14 @@ from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
+from scoring.placement import GameFinish, PlacementTotals, placement_totals
+from scoring.qualification import Placed, qualifiers
 from scoring.standings import (
     PlayerTotals,
     SeriesLine,
     compute_standings_from_series,
     compute_standings_from_totals,
+    needs_placement,
     needs_series,
 )
 from tournaments.events import pages_changed, request_recompute
@@ -49,7 +52,7 @@ from ..models import Penalty, RackEntry, Result, Standings
 # per series, after the sum. Plain SQL that SQLite runs too; columns in SeriesLine's order.
 # Each confirmed rack with its game's sanction points taken off, for this tournament's
 # games only; both queries below sum these rows, one per series, one per player.
-_RACKS = """
+_RACKS_OF = """
     FROM games_rackentry rack
     JOIN games_result result ON result.id = rack.result_id
     JOIN games_game game ON game.id = result.game_id
@@ -62,7 +65,7 @@ _RACKS = """
         GROUP BY penalty.game_id, penalty.player_id
     ) sanction ON sanction.game_id = result.game_id AND sanction.player_id = rack.player_id
     WHERE result.status = %(confirmed)s
-      AND (rack.substitute = '' OR %(credit_substitutes)s)
+      {substitutes}
       AND game.table_id IN (
           SELECT tbl.id
           FROM games_table tbl
@@ -72,6 +75,7 @@ _RACKS = """
                  OR (%(first_stage)s AND rnd.stage_id IS NULL))
       )
 """
+_RACKS = _RACKS_OF.format(substitutes="AND (rack.substitute = '' OR %(credit_substitutes)s)")
 _SUMS = """
            COUNT(*) AS games,
            SUM(CASE WHEN rack.winner THEN 1 ELSE 0 END) AS won,
@@ -98,6 +102,14 @@ TOTALS_SQL = f"""
 SELECT rack.player_id, {_SUMS}
 {_RACKS}
 GROUP BY rack.player_id
+"""
+# Every confirmed rack, one row each, for the finishing order of each game (placement
+# points): a substitute's seat takes its place at the table too, so none is left out
+# here; whether it counts for its player is decided after (`_placed`).
+PLACES_SQL = f"""
+SELECT rack.result_id, rack.player_id, rack.winner,
+       rack.score - COALESCE(sanction.points, 0), rack.substitute <> ''
+{_RACKS_OF.format(substitutes="")}
 """
 
 
@@ -174,6 +186,8 @@ def _ranked_rows(
     credit = tournament.credit_substitute_games
     # A stage ranks its entrants only (its rounds seat no one else).
     known = set(players)
+    if needs_placement(ranking):
+        common["placed"] = _placed(tournament, credit, before, stage, known)
     if needs_series(ranking):
         rows = _sums(SERIES_SQL, tournament.pk, credit, before, stage)
         series = [SeriesLine(*row) for row in rows if row[0] in known]
@@ -183,6 +197,31 @@ def _ranked_rows(
     return compute_standings_from_totals(totals=totals, **common)
 
 
+def _placed(
+    tournament: Tournament,
+    credit: bool,
+    before: int,
+    stage: StageFilter | None,
+    known: set[int],
+) -> PlacementTotals:
+    """Placement points and first places (`scoring.placement`) from every confirmed
+    game's racks, one query, by the tournament's placement table."""
+    games: dict[int, tuple[dict[int, int], set[int], set[int]]] = {}
+    for result, player, winner, score, substitute in _sums(
+        PLACES_SQL, tournament.pk, credit, before, stage
+    ):
+        scores, winners, left_out = games.setdefault(result, ({}, set(), set()))
+        scores[player] = score
+        if winner:
+            winners.add(player)
+        if (substitute and not credit) or player not in known:
+            left_out.add(player)
+    return placement_totals(
+        (GameFinish(scores, frozenset(w), frozenset(out)) for scores, w, out in games.values()),
+        tournament.rule_set.placement_table(),
+    )
+
+
 def standings_recompute(*, tournament_id: int) -> Standings | None:
     """The snapshot for the tournament's current results version (None if it is gone).
 
@@ -190,7 +229,8 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     transaction: the tournament with the id of its snapshot at that version if there is
     one, the players with their penalty counts, the sums per player (per series when the
     ranking needs to know who sat with whom), the insert and the id of the stored row (one
-    more if another worker stored that version meanwhile). Old snapshots are pruned by the
+    more if another worker stored that version meanwhile; one more, every rack, when the
+    ranking uses placement points or first places). Old snapshots are pruned by the
     job afterwards (`standings_prune`), not here.
     """
     current = Standings.objects.filter(
@@ -223,6 +263,7 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
             "substitute_games",
             "forfeits",
             "lot",
+            "already_qualified",
         )
     )
     per_round = games_per_missed_round(tournament)
@@ -253,6 +294,8 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
         )
         for row in rows
     ]
+    if tournament.qualify_slots:
+        _mark_qualified(stored, {p[0] for p in players if p[10]}, tournament.qualify_slots)
     version = tournament.results_version
     snapshot = Standings(
         tournament=tournament,
@@ -275,6 +318,31 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
         return Standings.objects.get(pk=snapshot.pk)
     pages_changed(tournament.slug)
     return snapshot
+
+
+def _mark_qualified(rows: list[dict], already: set[int], slots: int) -> None:
+    """Say on each row whether the player takes one of the tournament's qualification
+    slots (`scoring.qualification`: passed down past the already qualified, withdrawn
+    players take none, a tie at the last slot decided by lot): `qualified` on every row,
+    `already_qualified` and `slot_by_lot` only where true."""
+    result = qualifiers(
+        [
+            Placed(row["player"]["id"], row["rank"], row["metrics"].get("lot", 0))
+            for row in rows
+            if row["player"]["status"] != Player.Status.WITHDRAWN
+        ],
+        already,
+        slots,
+    )
+    taken = set(result.qualified)
+    by_lot = set(result.tie.players) if result.tie else set()
+    for row in rows:
+        player = row["player"]["id"]
+        row["qualified"] = player in taken
+        if player in already:
+            row["already_qualified"] = True
+        if player in by_lot:
+            row["slot_by_lot"] = True
 
 
 # How many rows of the standings the `standings.updated` webhook carries.

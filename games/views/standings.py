@@ -33,6 +33,7 @@ from tournaments.models import Division, Tournament
 from tournaments.selectors import division_members, division_named, divisions_list
 from tournaments.web import csv_download, tournament_context, tournament_page, whole_number
 
+from ..exports import qualified_csv as qualified_csv_text
 from ..exports import ranking_csv as ranking_csv_text
 from ..exports import standings_csv as standings_csv_text
 from ..selectors import (
@@ -254,6 +255,18 @@ def ranking_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     follow."""
     table = standings_table(tournament, whole=True)
     return csv_download(ranking_csv_text(tournament, table), f"{tournament.slug}-ranking.csv")
+
+
+@require_GET
+@tournament_page("view")
+def qualified_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The players who take the qualification slots (`games.exports`, "qualified CSV")."""
+    cond = Conditional(request, tournament, personal=False)
+    if (answer := cond.not_modified()) is not None:
+        return answer
+    table = standings_table(tournament, whole=True)
+    text = qualified_csv_text(tournament, table)
+    return cond.finish(csv_download(text, f"{tournament.slug}-qualified.csv"))
 
 
 @require_GET

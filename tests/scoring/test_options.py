@@ -128,6 +128,7 @@ ROWS: list[tuple[str, dict[str, Any], GameIn, dict[int, int]]] = [
     ("turn 10 s", {"turn_seconds": 10}, OUT, {1: 47, 2: -10, 3: -37}),
     ("timeout draws 10", {"timeout_draw": 10}, OUT, {1: 47, 2: -10, 3: -37}),
     ("failed draw 0", {"failed_manipulation_draw": 0}, OUT, {1: 47, 2: -10, 3: -37}),
+    ("placement 5/3/2/0", {"placement_points": {"4": [5, 3, 2, 0]}}, OUT, {1: 47, 2: -10, 3: -37}),
 ]
 
 

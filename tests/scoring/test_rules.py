@@ -8,9 +8,12 @@ from typing import Any
 
 import pytest
 
+from scoring import i18n
 from scoring.errors import RuleError, RuleErrors
 from scoring.rules import (
+    CHOICE_LABELS,
     DEFAULT_PRESET,
+    OPTION_LABELS,
     OPTIONS,
     PRESET_NAMES,
     PRESET_RANKING,
@@ -31,6 +34,7 @@ DEFAULTS: dict[str, Any] = {
     "loss_cap": None,
     "win_bonus": 0,
     "runner_up_bonus": 0,
+    "placement_points": {"2": [4, 0], "3": [4, 2, 0], "4": [4, 3, 1, 0]},
 }
 LOWEST_DIFFERENCE = {"exhausted_winner": "lowest_points", "exhausted_scoring": "difference"}
 EXPECTED_PRESETS: dict[str, dict[str, Any]] = {
@@ -87,10 +91,40 @@ def test_the_options_registry_describes_every_option() -> None:
         "turn_seconds",
         "timeout_draw",
         "failed_manipulation_draw",
+        "placement_points",
     }
     assert OPTIONS["loss_cap"].describe() == "a whole number from 1 to 1000 or null"
     assert OPTIONS["no_meld_pays_each"].describe() == "true or false"
     assert OPTIONS["exhausted_scoring"].describe() == "one of difference, full"
+
+
+def test_every_option_and_choice_has_words_for_a_page() -> None:
+    # The words are the key's own (the English pages keep reading the same); a new option
+    # or choice without them fails here instead of showing a bare key to a reader.
+    assert list(OPTION_LABELS) == list(OPTIONS)
+    for name, label in OPTION_LABELS.items():
+        assert label == name.replace("_", " ").capitalize()
+    choices = {choice for option in OPTIONS.values() for choice in option.choices}
+    assert set(CHOICE_LABELS) == choices
+    for choice, label in CHOICE_LABELS.items():
+        assert label == choice.replace("_", " ")
+
+
+def test_option_errors_are_made_through_the_translator() -> None:
+    before = (i18n._translate, i18n._translate_plural)
+    i18n.install(lambda message: f"[{message}]", lambda one, many, n: one if n == 1 else many)
+    try:
+        with pytest.raises(RuleError) as caught:
+            OPTIONS["loss_cap"].check(0)
+        with pytest.raises(RuleError) as unknown:
+            resolve_rules("standard", {"colour_blind": True})
+    finally:
+        i18n.install(*before)
+    # Both the sentence and the phrase inside it went through the translator, whole.
+    assert caught.value.message == (
+        "[loss_cap must be [a whole number from 1 to 1000 or null], not 0]"
+    )
+    assert unknown.value.flatten()[0].message.startswith('[unknown option "colour_blind";')
 
 
 # --- resolving a preset and overrides ---------------------------------------------------
@@ -252,3 +286,36 @@ def test_a_rule_set_is_immutable() -> None:
 def test_rule_errors_are_rule_errors() -> None:
     with pytest.raises(RuleError):
         resolve_rules("standard", {"joker_penalty": -1, "loss_cap": 0})
+
+
+# --- the placement table -------------------------------------------------------------
+
+
+def test_a_placement_override_keeps_the_other_sizes_and_stores_as_json() -> None:
+    rule_set = resolve_rules("standard", {"placement_points": {4: [5, 3, 2, 0]}})
+    expected = {"2": [4, 0], "3": [4, 2, 0], "4": [5, 3, 2, 0]}
+    assert rule_set.as_dict()["placement_points"] == expected
+    assert rule_set.placement_table()[4] == (5, 3, 2, 0)
+    stored = json.loads(json.dumps(rule_set.as_dict()))
+    assert RuleSet.from_dict(stored) == rule_set
+    assert hash(RuleSet.from_dict(stored)) == hash(rule_set)
+
+
+@pytest.mark.parametrize(
+    ("table", "path", "words"),
+    [
+        ({"4": [4, 3, 1]}, ("rules", "placement_points", "4"), "needs 4 places"),
+        ({"5": [1, 1, 1, 1, 1]}, ("rules", "placement_points", "5"), "2 to 4"),
+        ([4, 3, 1, 0], ("rules", "placement_points"), "object of table size"),
+        (None, ("rules", "placement_points"), "not null"),
+    ],
+)
+def test_a_bad_placement_table_names_the_rules_field(table: object, path, words: str) -> None:
+    with rule_error(path, words):
+        resolve_rules("standard", {"placement_points": table})
+
+
+def test_a_rule_set_stored_before_placement_points_takes_the_default() -> None:
+    older = PRESETS["league"].as_dict()
+    del older["placement_points"]
+    assert RuleSet.from_dict(older) == PRESETS["league"]

@@ -14,9 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.errors import RuleError
+from scoring.placement import DEFAULT_PLACEMENT_POINTS, placement_totals
 from scoring.standings import (
     METRICS,
     PER_GAME,
+    PLACEMENT_METRICS,
     SERIES_METRICS,
     GameLine,
     PlayerTotals,
@@ -25,8 +27,10 @@ from scoring.standings import (
     compute_standings,
     compute_standings_from_series,
     compute_standings_from_totals,
+    finishes,
     fold_games,
     lot_draw,
+    needs_placement,
     per_game,
     validate_ranking,
 )
@@ -366,11 +370,11 @@ def test_lot_depends_on_the_seed():
 # --- rows and inputs -----------------------------------------------------------------------
 def test_metrics_reported_in_every_row():
     rows = standings(CLUB_PLAYERS, CLUB_LINES, ["games_won", "score"], CLUB_PENALTIES)
-    only_in_ranking = {"head_to_head", *PER_GAME}
+    only_in_ranking = {"head_to_head", *PER_GAME, "placement_points", "first_places"}
     always = [key for key in METRICS if key not in only_in_ranking]
     assert all(list(row.metrics) == always for row in rows)
 
-    ranking = ["score", "head_to_head", "score_per_game", "won_per_game"]
+    ranking = ["score", "head_to_head", "score_per_game", "won_per_game", "placement_points"]
     rows = standings(CLUB_PLAYERS, CLUB_LINES, ranking)
     assert all(list(row.metrics) == list(METRICS) for row in rows)
 
@@ -439,6 +443,8 @@ def test_metrics_registry_follows_the_rules_table():
         "lot",
         "score_per_game",
         "won_per_game",
+        "placement_points",
+        "first_places",
     ]
     lower = {key for key, metric in METRICS.items() if metric.direction == "lower"}
     assert lower == {"rack_total", "penalties"}
@@ -518,6 +524,11 @@ def tournaments(draw):
     penalties = draw(st.dictionaries(st.sampled_from(players), st.integers(0, 2)))
     metrics = draw(st.permutations(RANKABLE))
     ranking = metrics[: draw(st.integers(1, 4))]
+    seats = {line.game: 0 for line in lines}
+    for line in lines:
+        seats[line.game] += 1
+    if 1 in seats.values():  # a game of one has no finishing order: no placement metrics
+        ranking = [key for key in ranking if key not in PLACEMENT_METRICS] or ["score"]
     return players, lines, penalties, ranking
 
 
@@ -584,6 +595,21 @@ def reference_metrics(players, lines, penalties, ranking, lot_seed):
             opponents += sum(metrics[o]["score"] for o in met)
         metrics[p]["table_wins"] = table_wins
         metrics[p]["opponents_score"] = opponents
+    if needs_placement(ranking):
+        for p in players:
+            points = firsts = 0
+            for line in (line for line in lines if line.player == p):
+                game = [o for o in lines if o.game == line.game]
+                winners = [o for o in game if o.winner]
+                if line.winner:
+                    place = 1
+                else:
+                    place = 1 + len(winners)
+                    place += sum(not o.winner and o.score > line.score for o in game)
+                points += DEFAULT_PLACEMENT_POINTS[len(game)][place - 1]
+                firsts += line.winner and len(winners) == 1
+            metrics[p]["placement_points"] = points
+            metrics[p]["first_places"] = firsts
     for average, total in (("score_per_game", "score"), ("won_per_game", "games_won")):
         if average in ranking:
             for p in players:
@@ -614,13 +640,17 @@ def test_metrics_match_the_naive_definitions(tournament):
 
 
 # --- series lines: what the database sends ---------------------------------------------------
-def series_standings(players, series, ranking, penalties=None, lot_seed="club-open"):
+def series_standings(players, series, ranking, penalties=None, lot_seed="club-open", lines=()):
+    """From series lines; the placement metrics, which series lines cannot give, from the
+    game ``lines`` they were folded from (as the recompute reads them separately)."""
+    placed = placement_totals(finishes(lines)) if needs_placement(ranking) else None
     return compute_standings_from_series(
         players=players,
         series=series,
         penalties=penalties or {},
         ranking=ranking,
         lot_seed=lot_seed,
+        placed=placed,
     )
 
 
@@ -654,9 +684,9 @@ def test_club_from_series_lines():
     assert len(series) == 12  # four tables of three; 7 has no line
     assert by_table_and_player(fold_games(CLUB_LINES)) == series
     for ranking in (["games_won", "score"], ["games_won", "head_to_head", "score"], RANKABLE):
-        assert series_standings(CLUB_PLAYERS, series, ranking, CLUB_PENALTIES) == standings(
-            CLUB_PLAYERS, CLUB_LINES, ranking, CLUB_PENALTIES
-        )
+        assert series_standings(
+            CLUB_PLAYERS, series, ranking, CLUB_PENALTIES, lines=CLUB_LINES
+        ) == standings(CLUB_PLAYERS, CLUB_LINES, ranking, CLUB_PENALTIES)
 
 
 def test_folding_games_with_a_player_left_out_makes_parts():
@@ -740,7 +770,7 @@ def test_series_lines_rank_exactly_like_game_lines(tournament, rng: random.Rando
     series = naive_series(lines)
     assert by_table_and_player(fold_games(lines)) == series
     rng.shuffle(series)
-    assert series_standings(players, series, ranking, penalties, "prop") == standings(
+    assert series_standings(players, series, ranking, penalties, "prop", lines) == standings(
         players, lines, ranking, penalties, "prop"
     )
 
@@ -774,6 +804,7 @@ def test_per_player_totals_rank_like_game_lines_without_series_metrics(tournamen
         penalties=penalties,
         ranking=ranking,
         lot_seed="prop",
+        placed=placement_totals(finishes(lines)) if needs_placement(ranking) else None,
     )
     assert [(row.rank, row.player) for row in got] == [(row.rank, row.player) for row in expected]
     for mine, theirs in zip(got, expected, strict=True):

@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import serializers, status
@@ -58,6 +59,13 @@ def _option_schema(name: str) -> dict[str, Any]:
         }
     elif option.kind == "bool":
         schema = {"type": "boolean"}
+    elif option.kind == "points":
+        schema = {
+            "type": "object",
+            "description": "Table size (2, 3, 4) -> points by place, best first.",
+            "additionalProperties": {"type": "array", "items": {"type": "integer"}},
+            "example": {"4": [4, 3, 1, 0], "3": [4, 2, 0], "2": [4, 0]},
+        }
     else:
         schema = {"type": "string", "enum": list(option.choices)}
     if option.nullable:
@@ -86,6 +94,10 @@ def _rules_out_field(name: str) -> serializers.Field:
         return serializers.IntegerField(allow_null=option.nullable, help_text=option.help)
     if option.kind == "bool":
         return serializers.BooleanField(help_text=option.help)
+    if option.kind == "points":
+        return serializers.DictField(
+            child=serializers.ListField(child=serializers.IntegerField()), help_text=option.help
+        )
     return serializers.ChoiceField(choices=option.choices, help_text=option.help)
 
 
@@ -129,6 +141,13 @@ class TournamentOut(serializers.Serializer):
     )
     credit_substitute_games = serializers.BooleanField(
         help_text="Whether games a substitute played count for the seat's player."
+    )
+    qualify_slots = serializers.IntegerField(
+        allow_null=True,
+        help_text="How many of the standings qualify for `qualify_event`; null = none.",
+    )
+    qualify_event = serializers.CharField(
+        allow_blank=True, help_text="The event the qualification slots lead to."
     )
 
 
@@ -186,6 +205,18 @@ class TournamentUpdateIn(TournamentIn):
         help_text="shared (default) | absent_only: applies to forfeits recorded from now on.",
     )
     credit_substitute_games = StrictBooleanField(required=False)
+    qualify_slots = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        help_text="1 to 1000: the top players (passed down past `already_qualified` ones) "
+        "qualify for `qualify_event`; null = no slots. Slots and an event go together.",
+    )
+    qualify_event = StrictCharField(
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        help_text="The event the slots qualify for (e.g. the national final); blank = none.",
+    )
 
 
 TOURNAMENT_EXAMPLE = {
@@ -208,6 +239,8 @@ TOURNAMENT_EXAMPLE = {
     "missed_rounds": "not_played",
     "forfeit_rule": "shared",
     "credit_substitute_games": False,
+    "qualify_slots": None,
+    "qualify_event": "",
 }
 
 
@@ -478,7 +511,7 @@ class StaffMemberView(TournamentScoped, APIView):
     def _member(self, pk: int) -> StaffMember:
         member = self.tournament.staff.select_related("user").filter(pk=pk).first()
         if member is None:
-            raise Http404("No such staff member in this tournament.")
+            raise Http404(_("No such staff member in this tournament."))
         return member
 
     @extend_schema(
@@ -626,6 +659,6 @@ class InvitationView(TournamentScoped, APIView):
     def delete(self, request: Any, slug: str, pk: int) -> Response:
         invitation = self.tournament.staff_invitations.filter(pk=pk).first()
         if invitation is None:
-            raise Http404("No such invitation in this tournament.")
+            raise Http404(_("No such invitation in this tournament."))
         invitation = staff_services.staff_invitation_revoke(invitation=invitation, by=request.user)
         return Response(_invitation_out(request, invitation))

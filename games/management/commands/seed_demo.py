@@ -15,6 +15,7 @@ from games.models import Game
 from games.services.results import penalty_record, result_submit
 from games.services.rounds import round_open
 from games.services.stages import stage_close, stage_cut_preview, stage_side_start
+from games.services.standings import standings_recompute
 from scoring.tiles import COLOURS, NUMBERS, Tile, format_tiles
 from tournaments.models import Club, StaffMember, Tournament
 from tournaments.services.clubs import (
@@ -26,7 +27,7 @@ from tournaments.services.clubs import (
     tournament_hold_under,
 )
 from tournaments.services.divisions import division_create, division_members_set
-from tournaments.services.players import player_register
+from tournaments.services.players import player_register, player_update
 from tournaments.services.stages import stage_create
 from tournaments.services.tournaments import staff_add, tournament_create, tournament_update
 
@@ -120,8 +121,37 @@ class Command(BaseCommand):
             entered_last=0.5,
             seed=1985,
         )
+        self.seed(
+            "demo-city-championship-2026",
+            "City Championship 2026 (demo)",
+            organiser,
+            scorekeeper,
+            players=12,
+            rounds=3,
+            entered_last=1.0,
+            seed=404,
+            # Placement points as some German city championships count them: 4/3/1/0 at
+            # a table of 4 in every game; the top 3 go on to a national final.
+            rules={"placement_points": {"4": [4, 3, 1, 0], "3": [4, 2, 0], "2": [4, 0]}},
+            ranking=["placement_points", "first_places", "score"],
+            rounds_planned=3,
+            before_finishing=self.qualify_demo,
+        )
         self.seed_club(organiser, scorekeeper)
         self.seed_staged(organiser, scorekeeper)
+
+    def qualify_demo(self, tournament, organiser):
+        """Three slots for the national final; the leader qualified at an earlier event,
+        so their slot passes down to the fourth."""
+        tournament_update(
+            tournament=tournament,
+            by=organiser,
+            qualify_slots=3,
+            qualify_event="National Final 2027",
+        )
+        snapshot = standings_recompute(tournament_id=tournament.pk)
+        leader = tournament.players.get(pk=snapshot.rows[0]["player"]["id"])
+        player_update(player=leader, by=organiser, already_qualified=True)
 
     @transaction.atomic
     def seed_staged(self, organiser, scorekeeper):
@@ -244,13 +274,34 @@ class Command(BaseCommand):
         self.stdout.write(f"{name}: created, with a season of three rated evenings.")
 
     @transaction.atomic
-    def seed(self, slug, name, organiser, scorekeeper, *, players, rounds, entered_last, seed):
+    def seed(
+        self,
+        slug,
+        name,
+        organiser,
+        scorekeeper,
+        *,
+        players,
+        rounds,
+        entered_last,
+        seed,
+        rules=None,
+        ranking=None,
+        rounds_planned=4,
+        before_finishing=None,
+    ):
         if Tournament.objects.filter(slug=slug).exists():
             self.stdout.write(f"{name}: exists, left as it is.")
             return
         rng = random.Random(seed)
         tournament = tournament_create(
-            by=organiser, name=name, slug=slug, preset="standard", rounds_planned=4
+            by=organiser,
+            name=name,
+            slug=slug,
+            preset="standard",
+            rounds_planned=rounds_planned,
+            rules=rules,
+            ranking=ranking,
         )
         staff_add(
             tournament=tournament,
@@ -279,6 +330,8 @@ class Command(BaseCommand):
             share = 1.0 if number < rounds else entered_last
             for game in games[: round(len(games) * share)]:
                 self.enter(rng, game, scorekeeper)
+        if before_finishing is not None:
+            before_finishing(tournament, organiser)
         if entered_last == 1.0:
             tournament_update(tournament=tournament, by=organiser, status="finished")
         self.stdout.write(f"{name}: created.")

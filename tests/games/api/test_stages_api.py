@@ -151,3 +151,15 @@ def test_change_a_stage_and_bad_changes_save_nothing(client_for, tournament, ali
     assert Stage.objects.get(number=2).ranking == tournament.ranking
     assert client_for("bob").patch(STAGES + "2/", {"name": "X"}, format="json").status_code == 403
     assert client_for("anon").get(STAGES + "2/").json()["name"] == "Grand final"
+
+
+def test_the_rounds_list_names_each_rounds_stage(client_for, tournament, alice):
+    client = client_for("alice")
+    _two_stages(client)
+    _play(open_round(tournament, alice), alice)
+    body = client.post(STAGES + "1/cut/", {"dry_run": True}, format="json").json()
+    assert client.post(STAGES + "1/cut/", body["commit"], format="json").status_code == 201
+    open_round(tournament, alice, tables=[[p["id"] for p in body["entrants"]]])
+    rounds = client_for("anon").get("/api/v1/tournaments/club-open/rounds/").json()
+    listed = rounds["results"] if isinstance(rounds, dict) else rounds
+    assert [(r["number"], r["stage"]) for r in listed] == [(1, 1), (2, 2)]

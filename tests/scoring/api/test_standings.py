@@ -37,7 +37,9 @@ def test_without_a_snapshot_the_standings_are_computed_now(client_for, game, bob
     assert body["ranking"] == ["games_won", "score"]
     assert len(body["rows"]) == 8
     top = body["rows"][0]
-    assert set(top) == {"rank", "player", "metrics"}
+    # API.md's row, and `qualified` (false: this tournament declares no slots)
+    assert set(top) == {"rank", "player", "metrics", "qualified"}
+    assert top["qualified"] is False
     winner = tournament.players.get(pk=seated(game)[0])
     assert top["rank"] == 1
     assert top["player"] == {"id": winner.id, "number": winner.number, "name": winner.name,

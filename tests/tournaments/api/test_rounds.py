@@ -30,6 +30,7 @@ def test_open_a_manual_round(client_for, tournament):
     assert response.json() == {
         "number": 1,
         "method": "manual",
+        "stage": None,
         "tables": [
             {
                 "id": table.id,
@@ -60,7 +61,8 @@ def test_list_and_detail(client_for, tournament, round1):
     detail = client_for("anon").get(ROUNDS + "1/")
     assert detail.status_code == 200
     assert detail.json() == listed["results"][0]
-    assert set(detail.json()) == {"number", "method", "tables", "quality"}
+    assert set(detail.json()) == {"number", "method", "stage", "tables", "quality"}
+    assert detail.json()["stage"] is None  # no stages in this tournament
     assert client_for("anon").get(ROUNDS + "2/").status_code == 404
 
 

@@ -32,6 +32,8 @@ TOURNAMENT_KEYS = {
     "missed_rounds",
     "forfeit_rule",
     "credit_substitute_games",
+    "qualify_slots",
+    "qualify_event",
 }
 EXAMPLE = {
     "name": "Club Open",
@@ -77,6 +79,7 @@ def test_create_echoes_the_tournament_with_resolved_rules(client_for, bob):
         "loss_cap": None,
         "win_bonus": 0,
         "runner_up_bonus": 0,
+        "placement_points": {"2": [4, 0], "3": [4, 2, 0], "4": [4, 3, 1, 0]},
     }
     assert {k: body[k] for k in EXAMPLE if k != "rules"} == {
         k: v for k, v in EXAMPLE.items() if k != "rules"
@@ -216,6 +219,10 @@ def test_who_may_create(client_for, people, who, expected):
         ({"name": "Cup", "rules": {"preset": "mso"}}, "rules"),
         ({"name": "Cup", "rules": ["joker_penalty", 50]}, "rules"),
         ({"name": "Cup", "rules": "standard"}, "rules"),
+        ({"name": "Cup", "rules": {"placement_points": {"4": [4, 3, 1]}}}, "rules"),
+        ({"name": "Cup", "rules": {"placement_points": {"5": [1, 1, 1, 1, 1]}}}, "rules"),
+        ({"name": "Cup", "rules": {"placement_points": [4, 3, 1, 0]}}, "rules"),
+        ({"name": "Cup", "rules": {"placement_points": {"3": [0, 2, 4]}}}, "rules"),
         ({"name": "Cup", "ranking": ["elo"]}, "ranking"),
         ({"name": "Cup", "ranking": ["score", "score"]}, "ranking"),
         ({"name": "Cup", "ranking": ["games_played"]}, "ranking"),
@@ -328,3 +335,25 @@ def test_staff_add_refuses_bad_input(client_for, tournament, carol, body, field)
     assert response.status_code == 400
     assert field in response.json()
     assert rows() == before
+
+
+def test_a_placement_table_is_set_through_the_api_and_a_bad_size_is_named(client_for):
+    response = client_for("bob").post(
+        "/api/v1/tournaments/",
+        {"name": "City Cup", "rules": {"placement_points": {"4": [5, 3, 2, 0]}}},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["rules"]["placement_points"] == {
+        "2": [4, 0],
+        "3": [4, 2, 0],
+        "4": [5, 3, 2, 0],
+    }
+    response = client_for("bob").post(
+        "/api/v1/tournaments/",
+        {"name": "Town Cup", "rules": {"placement_points": {"3": [4, 2]}}},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "needs 3 places" in str(response.json()["rules"]["placement_points"]["3"])
+    assert not Tournament.objects.filter(name="Town Cup").exists()
