@@ -613,7 +613,8 @@ class PlayerImportForm(PageForm):
         label=gettext_lazy("CSV file"),
         help_text=gettext_lazy(
             "Columns name,club,rating with a header row, and member (a membership code of "
-            "the tournament's club) to link players; UTF-8. All rows or none."
+            "the tournament's club) to link players, and divisions (their slugs, apart by "
+            "spaces) to put them in divisions; UTF-8. All rows or none."
         ),
     )
 

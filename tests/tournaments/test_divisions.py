@@ -16,7 +16,7 @@ from tournaments.services.divisions import (
     division_update,
     player_divisions_set,
 )
-from tournaments.services.players import player_register, player_update
+from tournaments.services.players import player_register, player_update, players_import_csv
 from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
@@ -160,3 +160,26 @@ def test_a_division_a_stage_is_limited_to_is_kept(club, alice):
     assert fields_of(refused.value) == ["division"]
     assert "Juniors final" in str(refused.value)
     assert Division.objects.filter(pk=division.pk).exists()
+
+
+# --- the CSV import's divisions column ----------------------------------------------------
+
+
+def test_a_csv_import_puts_players_in_divisions(club, alice):
+    division_create(tournament=club, by=alice, name="Juniors")
+    division_create(tournament=club, by=alice, name="Seniors")
+    data = "name;club;divisions\nKid;A;juniors\nGran;B;seniors | juniors\nAdult;C;\n"
+    imported = players_import_csv(tournament=club, by=alice, data=data)
+    by_name = {p.name: sorted(d.slug for d in p.divisions.all()) for p in imported.players}
+    assert by_name == {"Kid": ["juniors"], "Gran": ["juniors", "seniors"], "Adult": []}
+
+
+def test_a_csv_import_with_an_unknown_division_names_the_line(club, alice):
+    division_create(tournament=club, by=alice, name="Juniors")
+    before = club.players.count()
+    data = "name,divisions\nKid,juniors\nOther,kids\n"
+    with pytest.raises(RuleError) as refused:
+        players_import_csv(tournament=club, by=alice, data=data)
+    assert fields_of(refused.value) == ["file"]
+    assert "line 3: divisions no division 'kids'" in str(refused.value)
+    assert club.players.count() == before
