@@ -11,9 +11,12 @@ from playwright.sync_api import expect
 
 from games.models import Game
 from games.services.standings import standings_recompute
+from tests.browser.conftest import sign_in
+from tests.browser.test_accessibility import RUN_AXE, SERIOUS
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
 from tournaments.services.divisions import division_create, division_members_set
+from tournaments.services.tournaments import tournament_update
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -66,3 +69,26 @@ def test_picking_a_division_on_a_phone_shows_only_its_players(new_page, divided)
     with page.expect_response(lambda r: "/standings/live/?division=juniors-14" in r.url):
         pass
     assert sorted(shown_numbers(page)) == sorted(JUNIORS)
+
+
+def test_the_division_pages_have_no_serious_accessibility_violations(new_page, divided, alice):
+    tournament_update(tournament=divided, by=alice, status="finished")  # the prize section
+    t = f"/t/{divided.slug}/"
+    problems: list[dict] = []
+    anonymous = new_page()
+    for path in (t, t + "?division=juniors-14", t + "?division=nope"):
+        anonymous.goto(path)
+        anonymous.add_script_tag(url="/static/vendor/axe.min.js")
+        problems += [v for v in anonymous.evaluate(RUN_AXE) if v["impact"] in SERIOUS]
+    anonymous.goto(t + "?division=juniors-14")  # a division's own table: no prize section
+    expect(anonymous.get_by_role("heading", name="Division prizes")).to_have_count(0)
+    organiser = new_page()
+    sign_in(organiser, "alice", "alice-pass-123")
+    for path in (t + "divisions/", t + "divisions/juniors-14/"):
+        organiser.goto(path)
+        organiser.add_script_tag(url="/static/vendor/axe.min.js")
+        problems += [v for v in organiser.evaluate(RUN_AXE) if v["impact"] in SERIOUS]
+    organiser.goto(t)
+    expect(organiser.get_by_role("heading", name="Division prizes")).to_be_visible()
+    organiser.screenshot(path="/tmp/divisions-412-prizes.png", full_page=True)
+    assert problems == []
