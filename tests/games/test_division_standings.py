@@ -294,3 +294,10 @@ def test_the_stage_page_filters_by_division_and_says_its_limit(staged, client, a
     assert "its cut takes only the players of Juniors" in final_page
     form = text(as_user("alice").get(reverse("stage-new", args=[tournament.slug])))
     assert '<option value="juniors">Juniors</option>' in form
+
+
+def test_a_players_page_links_their_divisions(client, divided):
+    page = text(client.get(reverse("player-detail", args=[divided.slug, JUNIORS[0]])))
+    assert '?division=juniors">Juniors ≤ 14</a>' in page
+    other = text(client.get(reverse("player-detail", args=[divided.slug, 1])))
+    assert "Divisions:" not in other
