@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.db.models import RestrictedError
 
 from scoring.errors import Conflict, RuleError
 from tests.factories import make_tournament
-from tournaments.models import Division
+from tournaments.models import Division, Tournament
 from tournaments.services.divisions import (
     division_create,
     division_delete,
@@ -183,3 +184,16 @@ def test_a_csv_import_with_an_unknown_division_names_the_line(club, alice):
     assert fields_of(refused.value) == ["file"]
     assert "line 3: divisions no division 'kids'" in str(refused.value)
     assert club.players.count() == before
+
+
+def test_a_stages_division_holds_on_its_own_but_not_against_the_tournaments_delete(club, alice):
+    division = division_create(tournament=club, by=alice, name="Juniors")
+    stage_create(tournament=club, by=alice, name="Qualification")
+    stage_create(tournament=club, by=alice, name="Juniors final", cut_top=2, division="juniors")
+    with pytest.raises(RestrictedError), transaction.atomic():
+        Division.objects.filter(pk=division.pk).delete()
+    assert Division.objects.filter(pk=division.pk).exists()
+    # The tournament's own cascade (the admin's, a club's) takes stage and division together.
+    club.rounds.all().delete()
+    Tournament.objects.filter(pk=club.pk).delete()
+    assert not Division.objects.exists()
