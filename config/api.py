@@ -33,6 +33,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import OperationalError
 from django.db.models import ProtectedError
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 from rest_framework import exceptions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, JSONParser
@@ -47,7 +48,8 @@ from scoring.errors import NON_FIELD_ERRORS, Conflict, Path, RuleError, as_error
 
 # PostgreSQL's SQLSTATEs for "one of two simultaneous transactions was given up".
 SERIALIZATION_FAILURES = {"40P01", "40001"}  # deadlock detected, serialization failure
-RETRY_MESSAGE = "a simultaneous change got in the way; nothing was saved — try again."
+# Marked here, translated when shown (the reader's language is known only then).
+RETRY_MESSAGE = gettext_noop("a simultaneous change got in the way; nothing was saved — try again.")
 
 
 def conflict_message(exc: BaseException) -> str | None:
@@ -67,7 +69,7 @@ def conflict_message(exc: BaseException) -> str | None:
         cause = exc.__cause__
         code = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
         if code in SERIALIZATION_FAILURES:
-            return RETRY_MESSAGE
+            return gettext(RETRY_MESSAGE)
     return None
 
 
@@ -80,7 +82,11 @@ def protected_message(exc: ProtectedError) -> str:
         f"{n} {metas[label].verbose_name if n == 1 else metas[label].verbose_name_plural}"
         for label, n in sorted(counts.items())
     )
-    return f"cannot delete it while other records refer to it: {blockers or 'some'}."
+    if not blockers:
+        return gettext("cannot delete it while other records refer to it.")
+    return gettext("cannot delete it while other records refer to it: %(blockers)s.") % {
+        "blockers": blockers
+    }
 
 
 def _list_lengths(context: dict[str, Any]) -> dict[str, int]:
@@ -166,9 +172,13 @@ MAX_BODY_BYTES = 256 * 1024
 class BodyTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "too_large"
-    default_detail = (
-        f"The request body is larger than {MAX_BODY_BYTES // 1024} KB, the most this API takes."
-    )
+    default_detail = gettext_lazy("The request body is larger than the most this API takes.")
+
+    def __init__(self) -> None:
+        super().__init__(
+            gettext("The request body is larger than %(kb)s KB, the most this API takes.")
+            % {"kb": MAX_BODY_BYTES // 1024}
+        )
 
 
 def _capped(stream: Any, parser_context: Any) -> io.BytesIO:
@@ -197,10 +207,14 @@ def _json_problem(data: Any) -> str | None:
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError:
-                return "text holds an unpaired surrogate"
+                return gettext("text holds an unpaired surrogate")
         elif isinstance(value, dict | list):
             if depth > MAX_JSON_DEPTH:
-                return f"nested deeper than {MAX_JSON_DEPTH} levels"
+                return ngettext(
+                    "nested deeper than %(levels)s level",
+                    "nested deeper than %(levels)s levels",
+                    MAX_JSON_DEPTH,
+                ) % {"levels": MAX_JSON_DEPTH}
             items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
             stack.extend((item, depth + 1) for item in items)
     return None
@@ -214,10 +228,14 @@ class StrictJSONParser(JSONParser):
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:  # thousands of nested brackets
-            raise exceptions.ParseError("JSON parse error - nested too deeply.") from None
+            raise exceptions.ParseError(
+                gettext("JSON parse error - %(detail)s") % {"detail": gettext("nested too deeply.")}
+            ) from None
         problem = _json_problem(data)
         if problem:
-            raise exceptions.ParseError(f"JSON parse error - {problem}.")
+            raise exceptions.ParseError(
+                gettext("JSON parse error - %(detail)s") % {"detail": f"{problem}."}
+            )
         return data
 
 

@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config.auth_api import TokenView
 from games.api import clubs, event_files, games, rounds, stages, standings, withdrawals
-from tournaments.api import checkin, players, tournaments, webhooks
+from tournaments.api import checkin, divisions, players, tournaments, webhooks
 
 
 class IdConverter:
@@ -69,6 +69,12 @@ urlpatterns = [
         T + "staff/invitations/<id:pk>/",
         tournaments.InvitationView.as_view(),
         name="api-staff-invitation",
+    ),
+    path(T + "divisions/", divisions.DivisionListView.as_view(), name="api-divisions"),
+    path(
+        T + "divisions/<str:division>/",
+        divisions.DivisionDetailView.as_view(),
+        name="api-division",
     ),
     path(T + "players/", players.PlayerListView.as_view(), name="api-players"),
     path(T + "players/import/", players.PlayerImportView.as_view(), name="api-players-import"),

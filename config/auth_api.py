@@ -4,6 +4,7 @@ passwords count towards the sign-in lockout: config/login_guard.py."""
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -20,14 +21,28 @@ from tournaments.api.common import errors
 
 def locked_out(request: Any) -> exceptions.Throttled:
     """429 for a sign-in that django-axes refused (the password is not even checked)."""
-    if getattr(request, "login_locked_by_address", False):
-        detail = "Sign-in from this address is locked after too many failed attempts."
-    else:
-        detail = "This account is locked after too many failed sign-ins."
+    by_address = getattr(request, "login_locked_by_address", False)
     minutes = lockout_minutes(request)
+    # Whole sentences, one per case (never joined from pieces).
     if minutes is None:
-        return exceptions.Throttled(detail=f"{detail} An administrator has to unlock it.")
-    return exceptions.Throttled(wait=minutes * 60, detail=f"{detail} Try again later.")
+        detail = (
+            _(
+                "Sign-in from this address is locked after too many failed attempts. "
+                "An administrator has to unlock it."
+            )
+            if by_address
+            else _(
+                "This account is locked after too many failed sign-ins. "
+                "An administrator has to unlock it."
+            )
+        )
+        return exceptions.Throttled(detail=detail)
+    detail = (
+        _("Sign-in from this address is locked after too many failed attempts. Try again later.")
+        if by_address
+        else _("This account is locked after too many failed sign-ins. Try again later.")
+    )
+    return exceptions.Throttled(wait=minutes * 60, detail=detail)
 
 
 class TokenView(ObtainAuthToken):

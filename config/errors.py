@@ -21,6 +21,7 @@ import logging
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
+from django.utils.translation import gettext as _
 from django.views import defaults
 
 from config.api import exception_handler
@@ -52,25 +53,25 @@ def _json(detail: str, status: int) -> JsonResponse:
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api(request):
-        return _json("Bad request.", 400)
+        return _json(_("Bad request."), 400)
     return defaults.bad_request(request, exception)
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api(request):
-        return _json("You do not have permission to perform this action.", 403)
+        return _json(_("You do not have permission to perform this action."), 403)
     return defaults.permission_denied(request, exception)
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api(request):
-        return _json("Not found.", 404)
+        return _json(_("Not found."), 404)
     return defaults.page_not_found(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     if is_api(request):
-        return _json("A server error occurred.", 500)
+        return _json(_("A server error occurred."), 500)
     try:
         return defaults.server_error(request)
     except Exception:

@@ -124,6 +124,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                # LANGUAGE_CODE and LANGUAGE_BIDI for <html lang dir> in every page.
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -164,6 +166,14 @@ LANGUAGES = [
     ("he", "עברית"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and times follow the reader's language; English keeps the site's "25 Nov 2026" and
+# the 24-hour clock (config/formats/en/formats.py).
+FORMAT_MODULE_PATH = ["config.formats"]
+# The switcher's cookie (config/language.py): kept a year, sent to the site only; read by
+# nothing but the server, so HttpOnly.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
@@ -426,6 +436,7 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
 

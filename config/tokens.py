@@ -19,10 +19,12 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
-EXPIRED = "Token expired; ask for a new one with POST /api/v1/auth/token/."
+# Marked here, translated when raised (the API docs show the English).
+EXPIRED = gettext_noop("Token expired; ask for a new one with POST /api/v1/auth/token/.")
 
 
 def token_expires_at(token: Any) -> datetime | None:
@@ -41,7 +43,7 @@ class ExpiringTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         user, token = super().authenticate_credentials(key)
         if token_expired(token):
-            raise exceptions.AuthenticationFailed(EXPIRED)
+            raise exceptions.AuthenticationFailed(gettext(EXPIRED))
         return user, token
 
 

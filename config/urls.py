@@ -10,6 +10,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from config.health import health
+from config.language import language_set
 from config.webapp import favicon, manifest
 
 # Password reset sends a link by mail: offered only when the site can send mail.
@@ -57,6 +58,8 @@ urlpatterns = [
     path("manifest.webmanifest", manifest, name="webmanifest"),
     path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
+    # The language switcher in every page's header: sets the language cookie, goes back.
+    path("language/<str:code>/", language_set, name="language-set"),
     path("api/v1/", include("config.api_urls")),
     # The web pages (templates/): sign-in, then each app's pages.
     path("accounts/", include(account_urls)),

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import pgettext
+
 WIDTH, HEIGHT = 600, 300
 LEFT, RIGHT, TOP, BOTTOM = 70, 20, 20, 40
 
@@ -55,7 +57,7 @@ def line_chart(points: Sequence[tuple[str, int]], *, baseline: int = 0) -> Chart
     """Place the points (after a leading ("start", baseline)) in the plot box; the value
     range always includes the baseline (0 for a score, 1000 for a new member's rating) so
     gains and losses read against the same line."""
-    series = [("start", baseline), *points]
+    series = [(pgettext("chart: the point before the first", "start"), baseline), *points]
     values = [value for _, value in series]
     high, low = max(values), min(values)
     if high == low:

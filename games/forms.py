@@ -47,18 +47,20 @@ TOTALS = ("points", "tile_count", "jokers")
 class ResultForm(PageForm):
     based_on = WholeNumberField(widget=forms.HiddenInput)
     end = forms.ChoiceField(
-        label="How did the game end?",
+        label=_("How did the game end?"),
         # A forfeit is recorded by the organiser (withdrawal, or the round page), not here.
         choices=[(v, label) for v, label in Result.End.choices if v != Result.End.FORFEIT],
         widget=forms.RadioSelect,
     )
     winner = forms.TypedChoiceField(
-        label="Winner",
+        label=_("Winner"),
         coerce=int,
         required=False,
         empty_value=None,
-        help_text="Who emptied the rack — or just leave their rack blank. When the pool "
-        "ran out, the lowest rack wins; leave it blank then.",
+        help_text=_(
+            "Who emptied the rack — or just leave their rack blank. When the pool "
+            "ran out, the lowest rack wins; leave it blank then."
+        ),
     )
 
     def __init__(self, *args: Any, seats: list[Seat], **kwargs: Any) -> None:
@@ -75,11 +77,13 @@ class RackForm(PageForm):
     points = WholeNumberField(required=False)
     tile_count = WholeNumberField(required=False)
     jokers = WholeNumberField(required=False)
-    no_meld = forms.ChoiceField(required=False, choices=[("", "melded"), *RackEntry.NoMeld.choices])
+    no_meld = forms.ChoiceField(
+        required=False, choices=[("", _("melded")), *RackEntry.NoMeld.choices]
+    )
     substitute = forms.CharField(
         required=False,
         max_length=100,
-        help_text="Only if someone else played this seat in this game: their name.",
+        help_text=_("Only if someone else played this seat in this game: their name."),
     )
 
     def __init__(self, *args: Any, seat: Seat, **kwargs: Any) -> None:
@@ -87,7 +91,7 @@ class RackForm(PageForm):
         self.seat = seat
         self.label = seat_label(seat.player, seat.position)
         name = seat.player.name
-        self.fields["tiles"].label = f"{name} — tiles"
+        self.fields["tiles"].label = _("{name} — tiles").format(name=name)
         self.fields["tiles"].widget.attrs.update(
             {
                 "autocomplete": "off",
@@ -96,11 +100,11 @@ class RackForm(PageForm):
                 "data-tiles": "",  # the keypad (static/js/keypad.js) writes here
             }
         )
-        self.fields["points"].label = f"{name} — points"
-        self.fields["tile_count"].label = f"{name} — tile count"
-        self.fields["jokers"].label = f"{name} — jokers"
-        self.fields["no_meld"].label = f"{name} — opening meld"
-        self.fields["substitute"].label = f"{name} — played by a substitute"
+        self.fields["points"].label = _("{name} — points").format(name=name)
+        self.fields["tile_count"].label = _("{name} — tile count").format(name=name)
+        self.fields["jokers"].label = _("{name} — jokers").format(name=name)
+        self.fields["no_meld"].label = _("{name} — opening meld").format(name=name)
+        self.fields["substitute"].label = _("{name} — played by a substitute").format(name=name)
         for field in TOTALS:
             self.fields[field].widget.attrs["inputmode"] = "numeric"
 
@@ -125,7 +129,7 @@ class RackForm(PageForm):
     def shown_value(self) -> str:
         """The rack value of a prefilled rack (before anyone types)."""
         value = self.initial.get("value")
-        return "" if self.is_bound or value is None else f"= {value} points"
+        return "" if self.is_bound or value is None else _("= {value} points").format(value=value)
 
     def rack(self) -> dict[str, Any]:
         """This rack as the service takes it."""
@@ -224,7 +228,7 @@ class GameEntry:
                 for message in messages:
                     text = str(message)
                     if rack.label not in text:
-                        text = f"{rack.label}: {text}"
+                        text = _("{player}: {problem}").format(player=rack.label, problem=text)
                     items.append({"target": self._target(rack, name), "text": text})
         return items
 
@@ -265,12 +269,12 @@ def _initial_from(latest: Result | None) -> tuple[dict[str, Any], dict[int, dict
 
 
 class PenaltyForm(PageForm):
-    player = forms.TypedChoiceField(label="Player", coerce=int)
-    kind = forms.ChoiceField(label="Penalty", choices=Penalty.Kind.choices)
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    kind = forms.ChoiceField(label=_("Penalty"), choices=Penalty.Kind.choices)
     points = WholeNumberField(
-        label="Sanction points", required=False, help_text="Only for a sanction."
+        label=_("Sanction points"), required=False, help_text=_("Only for a sanction.")
     )
-    note = forms.CharField(label="Note", required=False)
+    note = forms.CharField(label=_("Note"), required=False)
 
     def __init__(self, *args: Any, seats: list[Seat], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -290,14 +294,15 @@ def start_number(token: str) -> int | None:
 
 class RoundOpenForm(PageForm):
     method = forms.ChoiceField(
-        label="Seating method", choices=Round.Method.choices, initial=Round.Method.RANDOM
+        label=_("Seating method"), choices=Round.Method.choices, initial=Round.Method.RANDOM
     )
     tables = forms.CharField(
-        label="Tables (manual seating)",
+        label=_("Tables (manual seating)"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
-        help_text="One line per table: the start numbers of its players in seat order, "
-        "e.g. '1 5 9 13'.",
+        help_text=_(
+            "One line per table: the start numbers of its players in seat order, e.g. '1 5 9 13'."
+        ),
     )
     # The round this page offers to open: a second click finds it open and opens nothing.
     number = forms.IntegerField(required=False, widget=forms.HiddenInput)
@@ -335,7 +340,11 @@ class RoundOpenForm(PageForm):
             for token in tokens:
                 number = start_number(token)
                 if number is None or number not in ids:
-                    problems.append(f"line {line_number}: no player with start number {token!r}.")
+                    problems.append(
+                        _("line {line}: no player with start number {token}.").format(
+                            line=line_number, token=repr(token)
+                        )
+                    )
                 else:
                     table.append(ids[number])
             tables.append(table)
@@ -354,12 +363,14 @@ class RoundDrawForm(PageForm):
     number = WholeNumberField(widget=forms.HiddenInput)
     draw = forms.CharField(widget=forms.HiddenInput)
     stage = WholeNumberField(required=False, widget=forms.HiddenInput)
-    player_a = forms.TypedChoiceField(label="Player", coerce=int, required=False, empty_value=None)
+    player_a = forms.TypedChoiceField(
+        label=_("Player"), coerce=int, required=False, empty_value=None
+    )
     player_b = forms.TypedChoiceField(
-        label="swaps seats with", coerce=int, required=False, empty_value=None
+        label=_("swaps seats with"), coerce=int, required=False, empty_value=None
     )
     open_anyway = forms.BooleanField(
-        label="Open anyway, although results are missing", required=False
+        label=_("Open anyway, although results are missing"), required=False
     )
 
     def __init__(self, *args: Any, seats: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
@@ -384,11 +395,11 @@ class RoundDrawForm(PageForm):
         a, b = self.cleaned_data.get("player_a"), self.cleaned_data.get("player_b")
         for name, value in (("player_a", a), ("player_b", b)):
             if value is None:
-                self.add_error(name, "Choose a player.")
+                self.add_error(name, _("Choose a player."))
         if a is not None and a == b:
-            self.add_error("player_b", "Choose two different players.")
+            self.add_error("player_b", _("Choose two different players."))
         if self.errors:
-            raise forms.ValidationError("no swap")
+            raise forms.ValidationError(_("no swap"))
         where = {pid: (t, s) for t, table in enumerate(self.cleaned_data["draw"]) for s, pid in
                  enumerate(table)}  # fmt: skip
         tables = [list(table) for table in self.cleaned_data["draw"]]
@@ -408,7 +419,7 @@ def _draw_tables(text: str) -> list[list[int]]:
         and all(isinstance(p, int) and not isinstance(p, bool) for p in table)
         for table in tables
     ):
-        raise forms.ValidationError("The previewed draw could not be read; preview it again.")
+        raise forms.ValidationError(_("The previewed draw could not be read; preview it again."))
     return tables
 
 
@@ -417,16 +428,20 @@ def draw_json(tables: list[list[int]]) -> str:
 
 
 class SeatSwapForm(PageForm):
-    player_a = forms.TypedChoiceField(label="Player", coerce=int)
-    player_b = forms.TypedChoiceField(label="swaps seats with", coerce=int)
+    player_a = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    player_b = forms.TypedChoiceField(label=_("swaps seats with"), coerce=int)
 
     def __init__(self, *args: Any, seats: list[Any], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "—")] + [
             (
                 seat.player_id,
-                f"#{seat.player.number} {seat.player.name} (table {seat.table.number}, "
-                f"seat {seat.position})",
+                _("#{number} {name} (table {table}, seat {seat})").format(
+                    number=seat.player.number,
+                    name=seat.player.name,
+                    table=seat.table.number,
+                    seat=seat.position,
+                ),
             )
             for seat in seats
         ]
@@ -435,14 +450,14 @@ class SeatSwapForm(PageForm):
 
 
 class FindTableForm(PageForm):
-    q = forms.CharField(label="Find my table", required=False, max_length=100)
+    q = forms.CharField(label=_("Find my table"), required=False, max_length=100)
 
 
 class WithdrawForm(PageForm):
     """Withdraw a player; asks what happens to their unplayed games when there are any."""
 
     unplayed = forms.ChoiceField(
-        label="Their unplayed games at the table",
+        label=_("Their unplayed games at the table"),
         choices=Absence.choices,
         widget=forms.RadioSelect,
         required=False,
@@ -458,9 +473,11 @@ class WithdrawForm(PageForm):
 
 class RoundClockForm(PageForm):
     minutes = WholeNumberField(
-        label="Minutes from now",
+        label=_("Minutes from now"),
         required=False,
-        help_text="The projector counts down to the end of the round; 0 or blank stops the clock.",
+        help_text=_(
+            "The projector counts down to the end of the round; 0 or blank stops the clock."
+        ),
     )
 
 
@@ -468,12 +485,12 @@ class EventFileImportForm(PageForm):
     """An event file to import as a new tournament (`games.services.event_file`)."""
 
     file = forms.FileField(
-        label="Event file",
-        help_text="A Rummitab event file (JSON), as exported from a tournament's page.",
+        label=_("Event file"),
+        help_text=_("A Rummitab event file (JSON), as exported from a tournament's page."),
     )
     slug = forms.SlugField(
-        label="Short name in addresses",
+        label=_("Short name in addresses"),
         required=False,
         max_length=60,
-        help_text="Leave empty to keep the file's own; give another if it is taken here.",
+        help_text=_("Leave empty to keep the file's own; give another if it is taken here."),
     )

@@ -37,6 +37,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from scoring.ratings import Rating
@@ -59,8 +60,8 @@ class Table(models.Model):
 
 
 class Absence(models.TextChoices):
-    PLAYS_ON = "plays_on", "The table plays on without them"
-    FORFEIT = "forfeit", "Their seat forfeits those games"
+    PLAYS_ON = "plays_on", _("The table plays on without them")
+    FORFEIT = "forfeit", _("Their seat forfeits those games")
 
 
 class Seat(models.Model):
@@ -118,15 +119,15 @@ class Game(models.Model):
 
 class Result(models.Model):
     class End(models.TextChoices):
-        RUMMIKUB = "rummikub", "Rummikub (a rack emptied)"
-        POOL_EXHAUSTED = "pool_exhausted", "Pool exhausted"
-        FORFEIT = "forfeit", "Forfeit (a withdrawn player's seat)"
+        RUMMIKUB = "rummikub", _("Rummikub (a rack emptied)")
+        POOL_EXHAUSTED = "pool_exhausted", _("Pool exhausted")
+        FORFEIT = "forfeit", _("Forfeit (a withdrawn player's seat)")
 
     class Status(models.TextChoices):
-        SUBMITTED = "submitted", "Submitted (awaiting confirmation)"
-        CONFIRMED = "confirmed", "Confirmed"
-        SUPERSEDED = "superseded", "Superseded by a newer confirmed version"
-        DISCARDED = "discarded", "Discarded (replaced before confirmation)"
+        SUBMITTED = "submitted", _("Submitted (awaiting confirmation)")
+        CONFIRMED = "confirmed", _("Confirmed")
+        SUPERSEDED = "superseded", _("Superseded by a newer confirmed version")
+        DISCARDED = "discarded", _("Discarded (replaced before confirmation)")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
     version = models.PositiveIntegerField()
@@ -197,24 +198,24 @@ class RackEntryQuerySet(models.QuerySet):
 
 class RackEntry(models.Model):
     class NoMeld(models.TextChoices):
-        COULD_NOT = "could_not", "Could not meld"
-        DECLINED = "declined", "Could have melded, declined"
+        COULD_NOT = "could_not", _("Could not meld")
+        DECLINED = "declined", _("Could have melded, declined")
 
     result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="racks")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="racks")
     # NULL and "" differ: NULL = entered by totals, "" = entered by tiles, an empty rack.
     tiles = models.CharField(  # noqa: DJ001
-        max_length=400, null=True, blank=True, help_text="Canonical tiles; null = by totals."
+        max_length=400, null=True, blank=True, help_text=_("Canonical tiles; null = by totals.")
     )
-    points = models.PositiveIntegerField(help_text="Rack value: face values + joker penalty.")
+    points = models.PositiveIntegerField(help_text=_("Rack value: face values + joker penalty."))
     tile_count = models.PositiveSmallIntegerField(null=True, blank=True)
     jokers = models.PositiveSmallIntegerField(default=0)
     # NULL = melded as usual (the API's `null`), mirroring the engine's None.
     no_meld = models.CharField(  # noqa: DJ001
         max_length=10, choices=NoMeld.choices, null=True, blank=True
     )
-    charge = models.PositiveIntegerField(help_text="What this player paid as a loser.")
-    score = models.IntegerField(help_text="Game score before sanction points.")
+    charge = models.PositiveIntegerField(help_text=_("What this player paid as a loser."))
+    score = models.IntegerField(help_text=_("Game score before sanction points."))
     winner = models.BooleanField(default=False)
     # Who played the seat when it was not the seat's player ("" = the player did).
     substitute = models.CharField(max_length=100, blank=True, default="")
@@ -248,9 +249,9 @@ class RackEntry(models.Model):
 
 class Penalty(models.Model):
     class Kind(models.TextChoices):
-        TIMEOUT = "timeout", "Timeout (turn ran over)"
-        FAILED_MANIPULATION = "failed_manipulation", "Failed manipulation"
-        SANCTION = "sanction", "Referee sanction (points)"
+        TIMEOUT = "timeout", _("Timeout (turn ran over)")
+        FAILED_MANIPULATION = "failed_manipulation", _("Failed manipulation")
+        SANCTION = "sanction", _("Referee sanction (points)")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="penalties")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="penalties")
@@ -272,7 +273,7 @@ class Penalty(models.Model):
 
     class Meta:
         ordering = ["game", "recorded_at", "id"]
-        verbose_name_plural = "penalties"
+        verbose_name_plural = _("penalties")
         constraints = [
             # Only a sanction carries points, and it always does.
             models.CheckConstraint(
@@ -325,12 +326,12 @@ class Standings(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
     computed_version = models.PositiveIntegerField()
     computed_at = models.DateTimeField(auto_now_add=True)
-    ranking = models.JSONField(help_text="The ranking the rows were ordered by.")
+    ranking = models.JSONField(help_text=_("The ranking the rows were ordered by."))
     rows = models.JSONField()
     duration_ms = models.PositiveIntegerField(default=0)
 
     class Meta:
-        verbose_name_plural = "standings"
+        verbose_name_plural = _("standings")
         ordering = ["tournament", "-computed_version"]
         constraints = [
             models.UniqueConstraint(
@@ -349,7 +350,7 @@ class SeasonStandings(models.Model):
     rows = models.JSONField()
 
     class Meta:
-        verbose_name_plural = "season standings"
+        verbose_name_plural = _("season standings")
         ordering = ["season", "-computed_version"]
         constraints = [
             models.UniqueConstraint(
@@ -369,7 +370,7 @@ class RatingChange(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
     result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="+")
     position = models.PositiveIntegerField()
-    score = models.IntegerField(help_text="The member's game score the rating read.")
+    score = models.IntegerField(help_text=_("The member's game score the rating read."))
     mu = models.FloatField()
     sigma = models.FloatField()
 

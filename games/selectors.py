@@ -24,13 +24,15 @@ import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+from urllib.parse import quote
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet, Subquery
 
 from scoring.ratings import Rating
-from scoring.standings import METRICS, Metric
-from tournaments.models import Club, Member, Player, Round, Tournament
+from scoring.standings import METRICS, Metric, rerank
+from tournaments.models import Club, Division, Member, Player, Round, Tournament
 from tournaments.permissions import User, can_view
+from tournaments.selectors import division_members
 
 from .models import Game, Penalty, RackEntry, RatingChange, Result, Seat, Standings, Table
 from .services.standings import ranks_before_round, standings_for_read
@@ -209,12 +211,16 @@ class StandingsTable:
     pages: int = 1
     withdrawn: int = 0  # withdrawn players in the snapshot, shown or not
     hide_withdrawn: bool = False
+    division: Division | None = None  # the division shown (its players, ranked again)
 
     def query(self, page: int | None = None) -> str:
         """The query string that shows `page` (default: this one) the same way: the
-        fragment's polls and the pager keep the withdrawn players hidden if they are."""
+        fragment's polls and the pager keep the division and the withdrawn players
+        hidden if they are."""
         params = []
         page = self.page if page is None else page
+        if self.division is not None:
+            params.append(f"division={quote(self.division.slug)}")
         if self.paged and page > 1:
             params.append(f"page={page}")
         if self.hide_withdrawn:
@@ -249,6 +255,22 @@ def _shown(value: Any) -> Any:
     return f"{value:.2f}" if isinstance(value, float) else value
 
 
+def within_division(rows: list[dict[str, Any]], members: set[int]) -> list[dict[str, Any]]:
+    """The rows of a division's players, in the whole field's order, ranked again 1..n
+    (`scoring.standings.rerank`: a shared rank stays shared; copies, the snapshot's rows
+    are left as they are)."""
+    kept = [row for row in rows if row["player"]["id"] in members]
+    ranks = rerank([row["rank"] for row in kept])
+    return [{**row, "rank": rank} for row, rank in zip(kept, ranks, strict=True)]
+
+
+def ranks_within(before: dict[int, int], members: set[int]) -> dict[int, int]:
+    """Earlier whole-field ranks (player id -> rank) as ranks within a division."""
+    kept = sorted((rank, player) for player, rank in before.items() if player in members)
+    ranks = rerank([rank for rank, _ in kept])
+    return {player: rank for (_, player), rank in zip(kept, ranks, strict=True)}
+
+
 def standings_page_of(
     rows: list[dict[str, Any]], *, page: int | None = None, player_number: int | None = None
 ) -> tuple[list[dict[str, Any]], int, int]:
@@ -278,15 +300,19 @@ def standings_table(
     player_number: int | None = None,
     whole: bool = False,
     hide_withdrawn: bool = False,
+    division: Division | None = None,
 ) -> StandingsTable:
     """The latest snapshot and whether it is stale (`standings_for_read`: computed here
     when there is none, or no worker can be asked), with the columns the pages show: one
     page of it for a large field (`standings_page_of`), or all of it with `whole` (the
-    CSV); without the withdrawn players with `hide_withdrawn`."""
+    CSV); without the withdrawn players with `hide_withdrawn`; only a `division`'s
+    players with it, ranked again within it (`within_division`): one more query."""
     snapshot, stale = standings_for_read(tournament)
     ranking = [key for key in snapshot.ranking if key in METRICS]
     keys = ranking + [key for key in ALWAYS_SHOWN if key not in ranking]
     shown = snapshot.rows
+    if division is not None:
+        shown = within_division(shown, division_members(division))
     withdrawn = sum(row["player"]["status"] == Player.Status.WITHDRAWN for row in shown)
     if hide_withdrawn and withdrawn:
         # They are listed after every active player, so the ranks left run on unbroken.
@@ -295,7 +321,7 @@ def standings_table(
         (shown, 1, 1) if whole else standings_page_of(shown, page=page, player_number=player_number)
     )
     return StandingsTable(
-        columns=tuple(METRICS[key] for key in keys),
+        columns=tuple(METRICS[key].translated() for key in keys),
         rows=rows,
         ranking=list(snapshot.ranking),
         computed_at=snapshot.computed_at,
@@ -307,6 +333,7 @@ def standings_table(
         pages=pages,
         withdrawn=withdrawn,
         hide_withdrawn=hide_withdrawn,
+        division=division,
     )
 
 

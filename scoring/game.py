@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from scoring.errors import RuleError, raise_all
+from scoring.i18n import _, ngettext
 from scoring.rules import RuleSet
 from scoring.tiles import (
     MAX_JOKERS,
@@ -104,7 +105,7 @@ class RackIn:
 
     @property
     def label(self) -> str:
-        return self.name or f"player {self.player}"
+        return self.name or player_label(self.player)
 
 
 @dataclass(frozen=True)
@@ -226,11 +227,16 @@ def score_forfeit(
     seats first, then the absent ones; an absent seat's rack value is its charge.
     """
     if rule not in FORFEIT_RULES:
-        raise RuleError("forfeit_rule", f"unknown forfeit rule {rule!r}; use shared or absent_only")
+        raise RuleError(
+            "forfeit_rule",
+            _("unknown forfeit rule {rule}; use shared or absent_only").format(rule=repr(rule)),
+        )
     if not absent or not present or set(present) & set(absent):
-        raise RuleError("player", "a forfeit needs an absent seat and at least one present")
+        raise RuleError("player", _("a forfeit needs an absent seat and at least one present"))
     if len(present) + len(absent) > MAX_RACKS or len(set(present)) != len(present):
-        raise RuleError("player", f"a game has at most {MAX_RACKS} distinct seats")
+        raise RuleError(
+            "player", _("a game has at most {seats} distinct seats").format(seats=MAX_RACKS)
+        )
     charge = forfeit_charge(rules)
     pot = charge * len(absent) if rule == "shared" else 0
     share, rest = divmod(pot, len(present))
@@ -377,10 +383,20 @@ def _examine(
     wait, the rack-local ones run on the others."""
     errors: list[RuleError] = []
     if end not in ENDS:
-        errors.append(RuleError("end", f"unknown end {end!r}; use rummikub or pool_exhausted"))
+        errors.append(
+            RuleError(
+                "end",
+                _("unknown end {end}; use rummikub or pool_exhausted").format(end=repr(end)),
+            )
+        )
     if not MIN_RACKS <= len(entries) <= MAX_RACKS:
         errors.append(
-            RuleError("racks", f"a game has {MIN_RACKS} to {MAX_RACKS} racks, not {len(entries)}")
+            RuleError(
+                "racks",
+                _("a game has {low} to {high} racks, not {count}").format(
+                    low=MIN_RACKS, high=MAX_RACKS, count=len(entries)
+                ),
+            )
         )
     racks: list[_Rack] = []
     players: list[int] = []
@@ -389,7 +405,12 @@ def _examine(
         if entry is None:
             continue
         if entry.player in players:
-            errors.append(RuleError(("racks", index, "player"), f"{entry.label} appears twice"))
+            errors.append(
+                RuleError(
+                    ("racks", index, "player"),
+                    _("{player} appears twice").format(player=entry.label),
+                )
+            )
         players.append(entry.player)
         labels.setdefault(entry.player, entry.label)
         try:
@@ -435,13 +456,20 @@ def _implied_winner(racks: list[_Rack]) -> tuple[int | None, list[RuleError]]:
         return None, [
             RuleError(
                 "winner",
-                "a Rummikub end needs the winner who emptied the rack: choose the winner "
-                "or leave their rack blank",
+                _(
+                    "a Rummikub end needs the winner who emptied the rack: choose the winner "
+                    "or leave their rack blank"
+                ),
             )
         ]
-    names = " and ".join(rack.label for rack in blank)
+    names = and_list([rack.label for rack in blank])
     return None, [
-        RuleError("winner", f"{names} all have blank racks; choose the winner who went out")
+        RuleError(
+            "winner",
+            _("{players} all have blank racks; choose the winner who went out").format(
+                players=names
+            ),
+        )
     ]
 
 
@@ -451,13 +479,17 @@ def _read_rack(index: int, entry: RackIn, rules: RuleSet) -> _Rack:
     if entry.no_meld not in (None, *NO_MELD_KINDS):
         raise RuleError(
             ("racks", index, "no_meld"),
-            f"{who}: unknown no-meld flag {entry.no_meld!r}; use could_not, declined or null",
+            _("{player}: unknown no-meld flag {flag}; use could_not, declined or null").format(
+                player=who, flag=repr(entry.no_meld)
+            ),
         )
     if entry.tiles is not None:
         if entry.points is not None or entry.tile_count is not None or entry.jokers:
             raise RuleError(
                 ("racks", index, "points"),
-                f"{who}'s rack has both tiles and totals; give the tiles or the points",
+                _("{player}'s rack has both tiles and totals; give the tiles or the points").format(
+                    player=who
+                ),
             )
         tiles = entry.tiles
         face, jokers = rack_face_value(tiles), joker_count(tiles)
@@ -476,24 +508,44 @@ def _checked_face(index: int, entry: RackIn, joker_penalty: int) -> int:
     points, count, jokers = entry.points, entry.tile_count, entry.jokers
 
     def error(name: str, message: str) -> RuleError:
-        return RuleError(("racks", index, name), f"{who}: {message}")
+        return RuleError(
+            ("racks", index, name), _("{player}: {problem}").format(player=who, problem=message)
+        )
 
     if points is None:
         if count is None and not jokers:
-            raise error("tiles", "the rack is missing; give its tiles or its points")
-        raise error("points", "points are required when the rack is entered by totals")
+            raise error("tiles", _("the rack is missing; give its tiles or its points"))
+        raise error("points", _("points are required when the rack is entered by totals"))
     if points < 0:
-        raise error("points", f"points cannot be negative, got {points}")
+        raise error("points", _("points cannot be negative, got {points}").format(points=points))
     if count is not None and not 0 <= count <= TOTAL_TILES:
-        raise error("tile_count", f"tile count must be 0 to {TOTAL_TILES}, got {count}")
+        raise error(
+            "tile_count",
+            _("tile count must be 0 to {total}, got {count}").format(
+                total=TOTAL_TILES, count=count
+            ),
+        )
     if not 0 <= jokers <= MAX_JOKERS:
-        raise error("jokers", f"jokers must be 0 to {MAX_JOKERS}, got {jokers}")
+        raise error(
+            "jokers",
+            _("jokers must be 0 to {most}, got {jokers}").format(most=MAX_JOKERS, jokers=jokers),
+        )
     if count is not None and jokers > count:
-        raise error("jokers", f"{_many(jokers, 'joker')} cannot be among {_many(count, 'tile')}")
+        raise error(
+            "jokers",
+            _("{jokers} cannot be among {tiles}").format(
+                jokers=_jokers(jokers), tiles=_tiles(count)
+            ),
+        )
     face = points - jokers * joker_penalty
     if face < 0:
         raise error(
-            "points", f"{points} points cannot include {_many(jokers, 'joker')} at {joker_penalty}"
+            "points",
+            ngettext(
+                "{points} point cannot include {jokers} at {charge}",
+                "{points} points cannot include {jokers} at {charge}",
+                points,
+            ).format(points=points, jokers=_jokers(jokers), charge=joker_penalty),
         )
     _check_face_fits(face, entry, joker_penalty, error)
     return face
@@ -510,23 +562,38 @@ def _check_face_fits(
         if face > NUMBERED_TOTAL_VALUE:
             raise error(
                 "points",
-                f"{points} points is more than a rack can hold: all numbered tiles are "
-                f"worth {NUMBERED_TOTAL_VALUE}, plus {joker_penalty} per joker",
+                ngettext(
+                    "{points} point is more than a rack can hold: all numbered tiles are "
+                    "worth {total}, plus {charge} per joker",
+                    "{points} points is more than a rack can hold: all numbered tiles are "
+                    "worth {total}, plus {charge} per joker",
+                    points,
+                ).format(points=points, total=NUMBERED_TOTAL_VALUE, charge=joker_penalty),
             )
         return
     numbered = count - jokers
     if numbered > NUMBERED_TILES:
         raise error(
-            "tile_count", f"{_many(numbered, 'numbered tile')}; a game has {NUMBERED_TILES}"
+            "tile_count",
+            ngettext(
+                "{count} numbered tile; a game has {total}",
+                "{count} numbered tiles; a game has {total}",
+                numbered,
+            ).format(count=numbered, total=NUMBERED_TILES),
         )
     low, high = face_value_bounds(numbered)
     if not low <= face <= high:
-        jokers_part = f" after {_many(jokers, 'joker')} at {joker_penalty}" if jokers else ""
-        raise error(
-            "points",
-            f"{_many(numbered, 'numbered tile')} can be worth {low} to {high} points, "
-            f"so {points} points{jokers_part} is impossible",
-        )
+        facts = {"tiles": _numbered_tiles(numbered), "low": low, "high": high, "points": points}
+        if jokers:
+            message = _(
+                "{tiles} can be worth {low} to {high} points, so {points} points after "
+                "{jokers} at {charge} is impossible"
+            ).format(**facts, jokers=_jokers(jokers), charge=joker_penalty)
+        else:
+            message = _(
+                "{tiles} can be worth {low} to {high} points, so {points} points is impossible"
+            ).format(**facts)
+        raise error("points", message)
 
 
 def _winner_errors(
@@ -536,10 +603,17 @@ def _winner_errors(
         return []
     # Not at this table, so no name is known for it: the id is what the caller sent.
     at_table = ", ".join(
-        labels[player] if labels[player] != f"player {player}" else str(player)
+        labels[player] if labels[player] != player_label(player) else str(player)
         for player in players
     )
-    return [RuleError("winner", f"player {winner} is not in this game ({at_table})")]
+    return [
+        RuleError(
+            "winner",
+            _("player {number} is not in this game ({players})").format(
+                number=winner, players=at_table
+            ),
+        )
+    ]
 
 
 def _sanction_errors(
@@ -549,13 +623,18 @@ def _sanction_errors(
     errors = []
     for player, points in sanctions.items():
         if player not in players:
-            errors.append(RuleError("sanctions", f"player {player} is not in this game"))
+            errors.append(
+                RuleError(
+                    "sanctions", _("player {number} is not in this game").format(number=player)
+                )
+            )
         elif isinstance(points, bool) or not isinstance(points, int) or points <= 0:
             errors.append(
                 RuleError(
                     "sanctions",
-                    f"{labels[player]}'s sanction must be a positive number of points, "
-                    f"not {points!r}",
+                    _(
+                        "{player}'s sanction must be a positive number of points, not {points}"
+                    ).format(player=labels[player], points=repr(points)),
                 )
             )
     return errors
@@ -568,8 +647,12 @@ def _supply_errors(entries: Sequence[RackIn | None], racks: list[_Rack]) -> list
     except RuleError as error:
         index = error.path[1]
         entry = entries[index] if isinstance(index, int) else None
-        label = entry.label if entry is not None else "a rack"
-        return [RuleError(error.path, f"{label}: {error.message}")]
+        label = entry.label if entry is not None else _("a rack")
+        return [
+            RuleError(
+                error.path, _("{player}: {problem}").format(player=label, problem=error.message)
+            )
+        ]
     # Racks entered by totals hide their tiles, but their counts still add up.
     jokers = tiles = face = 0
     for rack in racks:
@@ -577,47 +660,70 @@ def _supply_errors(entries: Sequence[RackIn | None], racks: list[_Rack]) -> list
         tiles += rack.tile_count or 0
         face += rack.face
         if jokers > MAX_JOKERS:
-            problem = ("jokers", f"a third joker over the racks; a game has {MAX_JOKERS}")
+            problem = (
+                "jokers",
+                _("a third joker over the racks; a game has {jokers}").format(jokers=MAX_JOKERS),
+            )
         elif tiles > TOTAL_TILES:
-            problem = ("tile_count", f"{tiles} tiles over the racks; a game has {TOTAL_TILES}")
+            problem = (
+                "tile_count",
+                _("{tiles} tiles over the racks; a game has {total}").format(
+                    tiles=tiles, total=TOTAL_TILES
+                ),
+            )
         elif face > NUMBERED_TOTAL_VALUE:
             problem = (
                 "points",
-                f"the racks hold {face} points of numbered tiles; "
-                f"all of a game's numbered tiles are worth {NUMBERED_TOTAL_VALUE}",
+                _(
+                    "the racks hold {points} points of numbered tiles; "
+                    "all of a game's numbered tiles are worth {total}"
+                ).format(points=face, total=NUMBERED_TOTAL_VALUE),
             )
         else:
             continue
         name = "tiles" if rack.by_tiles else problem[0]
-        return [RuleError(("racks", rack.index, name), f"{rack.label}: {problem[1]}")]
+        return [
+            RuleError(
+                ("racks", rack.index, name),
+                _("{player}: {problem}").format(player=rack.label, problem=problem[1]),
+            )
+        ]
     return []
 
 
 def _rummikub_errors(winner: int | None, racks: list[_Rack]) -> list[RuleError]:
     errors = []
-    went_out = next((rack.label for rack in racks if rack.player == winner), f"player {winner}")
+    went_out = next(
+        (rack.label for rack in racks if rack.player == winner), player_label(winner or 0)
+    )
     for rack in racks:
         if rack.player == winner:
             if not rack.empty:
                 errors.append(
                     RuleError(
                         rack.where,
-                        f"{went_out} went out, so their rack must be empty, not {_holding(rack)}",
+                        _("{player} went out, so their rack must be empty, not {holding}").format(
+                            player=went_out, holding=_holding(rack)
+                        ),
                     )
                 )
             if rack.no_meld is not None:
                 errors.append(
                     RuleError(
                         ("racks", rack.index, "no_meld"),
-                        f"{went_out} went out, so they made the opening meld; "
-                        "clear the no-meld flag",
+                        _(
+                            "{player} went out, so they made the opening meld; "
+                            "clear the no-meld flag"
+                        ).format(player=went_out),
                     )
                 )
         elif rack.empty:
             errors.append(
                 RuleError(
                     rack.where,
-                    f"{rack.label}'s rack is empty, but only the winner, {went_out}, went out",
+                    _("{player}'s rack is empty, but only the winner, {winner}, went out").format(
+                        player=rack.label, winner=went_out
+                    ),
                 )
             )
     return errors
@@ -628,7 +734,9 @@ def _exhausted_rack_errors(racks: list[_Rack], rules: RuleSet) -> list[RuleError
     errors = [
         RuleError(
             rack.where,
-            f"{rack.label}'s rack is empty: that is a Rummikub end, not pool exhausted",
+            _("{player}'s rack is empty: that is a Rummikub end, not pool exhausted").format(
+                player=rack.label
+            ),
         )
         for rack in racks
         if rack.empty
@@ -637,8 +745,10 @@ def _exhausted_rack_errors(racks: list[_Rack], rules: RuleSet) -> list[RuleError
         errors += [
             RuleError(
                 ("racks", rack.index, "tile_count"),
-                f"{rack.label}'s tile count is required because the rules decide "
-                "a pool-exhausted game by fewest tiles",
+                _(
+                    "{player}'s tile count is required because the rules decide "
+                    "a pool-exhausted game by fewest tiles"
+                ).format(player=rack.label),
             )
             for rack in racks
             if rack.tile_count is None
@@ -668,31 +778,90 @@ def _exhausted_winners(
     return winners, []
 
 
-def _many(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+def player_label(player: int) -> str:
+    """How messages name a player the caller gave no name for: "player 12"."""
+    return _("player {number}").format(number=player)
+
+
+def and_list(labels: Sequence[str]) -> str:
+    """ "Ada", "Ada and Bo", "Ada, Bo and Cy": names listed in a message."""
+    if len(labels) == 1:
+        return labels[0]
+    return _("{players} and {last}").format(players=", ".join(labels[:-1]), last=labels[-1])
+
+
+def _points(count: int) -> str:
+    return ngettext("{count} point", "{count} points", count).format(count=count)
+
+
+def _tiles(count: int) -> str:
+    return ngettext("{count} tile", "{count} tiles", count).format(count=count)
+
+
+def _numbered_tiles(count: int) -> str:
+    return ngettext("{count} numbered tile", "{count} numbered tiles", count).format(count=count)
+
+
+def _jokers(count: int) -> str:
+    return ngettext("{count} joker", "{count} jokers", count).format(count=count)
 
 
 def _holding(rack: _Rack) -> str:
     """What a rack holds, in words: "2 tiles, 10 points" or "10 points"."""
-    points = _many(rack.value, "point")
-    return points if rack.tile_count is None else f"{_many(rack.tile_count, 'tile')}, {points}"
+    points = _points(rack.value)
+    if rack.tile_count is None:
+        return points
+    return _("{tiles}, {points}").format(tiles=_tiles(rack.tile_count), points=points)
 
 
 def _not_lowest(given: int, winners: tuple[int, ...], racks: list[_Rack], by_tiles: bool) -> str:
     best = next(rack for rack in racks if rack.player in winners)
     claimed = next(rack for rack in racks if rack.player == given)
     lowest_racks = [rack for rack in racks if rack.player in winners]
-    if len(lowest_racks) == 1:
-        lowest = f"{best.label} has"
-    elif all(rack.label == f"player {rack.player}" for rack in lowest_racks):
-        lowest = f"players {', '.join(str(rack.player) for rack in lowest_racks)} have"
-    else:
-        lowest = f"{' and '.join(rack.label for rack in lowest_racks)} have"
 
     def holding(rack: _Rack) -> str:
-        return _holding(rack) if by_tiles else _many(rack.value, "point")
+        return _holding(rack) if by_tiles else _points(rack.value)
 
-    return (
-        f"{claimed.label} is not lowest by {'fewest tiles' if by_tiles else 'lowest points'}: "
-        f"{lowest} {holding(best)}, {claimed.label} has {holding(claimed)}"
-    )
+    facts = {
+        "player": claimed.label,
+        "holding": holding(claimed),
+        "best_holding": holding(best),
+    }
+    # One whole sentence for each case: the verb follows how many are lowest.
+    if len(lowest_racks) == 1:
+        if by_tiles:
+            message = _(
+                "{player} is not lowest by fewest tiles: {best} has {best_holding}, "
+                "{player} has {holding}"
+            )
+        else:
+            message = _(
+                "{player} is not lowest by lowest points: {best} has {best_holding}, "
+                "{player} has {holding}"
+            )
+        return message.format(**facts, best=best.label)
+    if all(rack.label == player_label(rack.player) for rack in lowest_racks):
+        numbers = ", ".join(str(rack.player) for rack in lowest_racks)
+        if by_tiles:
+            message = _(
+                "{player} is not lowest by fewest tiles: players {numbers} have "
+                "{best_holding}, {player} has {holding}"
+            )
+        else:
+            message = _(
+                "{player} is not lowest by lowest points: players {numbers} have "
+                "{best_holding}, {player} has {holding}"
+            )
+        return message.format(**facts, numbers=numbers)
+    names = and_list([rack.label for rack in lowest_racks])
+    if by_tiles:
+        message = _(
+            "{player} is not lowest by fewest tiles: {best} have {best_holding}, "
+            "{player} has {holding}"
+        )
+    else:
+        message = _(
+            "{player} is not lowest by lowest points: {best} have {best_holding}, "
+            "{player} has {holding}"
+        )
+    return message.format(**facts, best=names)

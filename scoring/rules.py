@@ -9,11 +9,19 @@ Terms (RULES.md §3, §4, §6, §8):
 * **preset** — a named rule set people actually play (``PRESETS``), with a default
   standings ranking (``PRESET_RANKING``) and table size (``PRESET_TABLE_SIZE``).
 * **override** — an option value that replaces the preset's (``resolve_rules``).
+* **option label** — what an option is called on a page (``OPTION_LABELS``:
+  ``joker_penalty`` reads "Joker penalty").
+* **choice label** — the words shown for a choice option's stored value
+  (``CHOICE_LABELS``: ``lowest_points`` reads "lowest points").
 * **placement table** — the one option that is not a single value: ``placement_points``,
   the points by finishing place per table size (``scoring.placement``), kept as JSON
   keeps it (``{"2": [4, 0], "3": [4, 2, 0], "4": [4, 3, 1, 0]}``). An override may give
   only some sizes; the others keep the default. It changes no game score, only the
   ``placement_points`` standings metric.
+
+Help texts and choice labels are marked with ``gettext_noop`` (``scoring.i18n``): the
+catalogs hold them, and the form, panel or API that shows one translates it then. Error
+messages are translated when raised, inside the request that caused them.
 
 Every RuleSet is valid: its constructor checks every option, so a rule set read back
 from storage or built by hand is held to the same bounds as one typed into a form.
@@ -27,6 +35,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 from scoring.errors import RuleError, raise_all
+from scoring.i18n import _, gettext_noop
 from scoring.placement import DEFAULT_PLACEMENT_POINTS, as_stored, check_placement_points
 
 ExhaustedWinner = Literal["lowest_points", "fewest_tiles"]
@@ -70,19 +79,34 @@ class Option:
                 and self.minimum <= value <= self.maximum  # type: ignore[operator]
             )
         if not allowed:
-            raise self._error(f"{self.name} must be {self.describe()}, not {_as_typed(value)}")
+            raise self._error(
+                _("{option} must be {allowed}, not {value}").format(
+                    option=self.name, allowed=self.describe(), value=_as_typed(value)
+                )
+            )
 
     def describe(self) -> str:
         """What the option accepts, in words: "a whole number from 0 to 1000 or null"."""
+        # Whole phrases, one per case, so a translation never glues " or null" onto a
+        # phrase whose grammar it does not fit.
         if self.kind == "choice":
-            allowed = "one of " + ", ".join(self.choices)
-        elif self.kind == "bool":
-            allowed = "true or false"
-        elif self.kind == "points":
-            allowed = 'points by place for each table size, e.g. {"4": [4, 3, 1, 0]}'
-        else:
-            allowed = f"a whole number from {self.minimum} to {self.maximum}"
-        return allowed + (" or null" if self.nullable else "")
+            choices = ", ".join(self.choices)
+            if self.nullable:
+                return _("one of {choices} or null").format(choices=choices)
+            return _("one of {choices}").format(choices=choices)
+        if self.kind == "points":
+            return _("points by place for each table size, e.g. {example}").format(
+                example='{"4": [4, 3, 1, 0]}'
+            )
+        if self.kind == "bool":
+            return _("true or false or null") if self.nullable else _("true or false")
+        if self.nullable:
+            return _("a whole number from {minimum} to {maximum} or null").format(
+                minimum=self.minimum, maximum=self.maximum
+            )
+        return _("a whole number from {minimum} to {maximum}").format(
+            minimum=self.minimum, maximum=self.maximum
+        )
 
     def _error(self, message: str) -> RuleError:
         return RuleError(("rules", self.name), message)
@@ -109,14 +133,16 @@ OPTIONS: dict[str, Option] = {
             "initial_meld",
             0,
             200,
-            "Points the opening meld must reach (for the players; the scorer does not check).",
+            gettext_noop(
+                "Points the opening meld must reach (for the players; the scorer does not check)."
+            ),
             scoring=False,
         ),
         _int_option(
             "turn_seconds",
             10,
             3600,
-            "Time limit of a turn in seconds; null for no limit.",
+            gettext_noop("Time limit of a turn in seconds; null for no limit."),
             nullable=True,
             scoring=False,
         ),
@@ -124,69 +150,112 @@ OPTIONS: dict[str, Option] = {
             "timeout_draw",
             0,
             10,
-            "Tiles drawn for running past the turn limit.",
+            gettext_noop("Tiles drawn for running past the turn limit."),
             scoring=False,
         ),
         _int_option(
             "failed_manipulation_draw",
             0,
             10,
-            "Tiles drawn for leaving invalid sets on the table.",
+            gettext_noop("Tiles drawn for leaving invalid sets on the table."),
             scoring=False,
         ),
-        _int_option("joker_penalty", 0, 1000, "Points charged for each joker left on a rack."),
+        _int_option(
+            "joker_penalty", 0, 1000, gettext_noop("Points charged for each joker left on a rack.")
+        ),
         Option(
             "exhausted_winner",
             "choice",
-            "Who wins when the pool runs out: lowest rack points or fewest tiles.",
+            gettext_noop("Who wins when the pool runs out: lowest rack points or fewest tiles."),
             choices=("lowest_points", "fewest_tiles"),
         ),
         Option(
             "exhausted_scoring",
             "choice",
-            "When the pool runs out, losers pay the difference to the winner's rack "
-            "or their full rack.",
+            gettext_noop(
+                "When the pool runs out, losers pay the difference to the winner's rack "
+                "or their full rack."
+            ),
             choices=("difference", "full"),
         ),
         _int_option(
             "no_meld_charge",
             0,
             1000,
-            "Fixed charge instead of the rack for a player who could not make the "
-            "opening meld; null charges the rack.",
+            gettext_noop(
+                "Fixed charge instead of the rack for a player who could not make the "
+                "opening meld; null charges the rack."
+            ),
             nullable=True,
         ),
         _int_option(
             "no_meld_declined_charge",
             0,
             1000,
-            "Fixed charge for a player who could have melded and chose not to; "
-            "null uses the no-meld charge.",
+            gettext_noop(
+                "Fixed charge for a player who could have melded and chose not to; "
+                "null uses the no-meld charge."
+            ),
             nullable=True,
         ),
         Option(
             "no_meld_pays_each",
             "bool",
-            "A loser without an opening meld pays every other player, not just the winner.",
+            gettext_noop(
+                "A loser without an opening meld pays every other player, not just the winner."
+            ),
         ),
         _int_option(
             "loss_cap",
             1,
             1000,
-            "Most one loser pays in one game; null for no cap.",
+            gettext_noop("Most one loser pays in one game; null for no cap."),
             nullable=True,
         ),
-        _int_option("win_bonus", 0, 1000, "Points added to each winner's game score."),
-        _int_option("runner_up_bonus", 0, 1000, "Points added to the loser(s) who paid least."),
+        _int_option(
+            "win_bonus", 0, 1000, gettext_noop("Points added to each winner's game score.")
+        ),
+        _int_option(
+            "runner_up_bonus", 0, 1000, gettext_noop("Points added to the loser(s) who paid least.")
+        ),
         Option(
             "placement_points",
             "points",
-            "Placement points by finishing place at tables of 4, 3 and 2 (the winner "
-            "first, then the others by game score; equal scores share the better place). "
-            "Counted by the placement_points ranking metric; no game score changes.",
+            gettext_noop(
+                "Placement points by finishing place at tables of 4, 3 and 2 (the winner "
+                "first, then the others by game score; equal scores share the better place). "
+                "Counted by the placement_points ranking metric; no game score changes."
+            ),
             affects_scoring=False,
         ),
     )
+}
+
+# What an option is called on a page: its name in words (translate where shown). The key
+# (``joker_penalty``) stays what the API and the stored rules use.
+OPTION_LABELS: dict[str, str] = {
+    "initial_meld": gettext_noop("Initial meld"),
+    "turn_seconds": gettext_noop("Turn seconds"),
+    "timeout_draw": gettext_noop("Timeout draw"),
+    "failed_manipulation_draw": gettext_noop("Failed manipulation draw"),
+    "joker_penalty": gettext_noop("Joker penalty"),
+    "exhausted_winner": gettext_noop("Exhausted winner"),
+    "exhausted_scoring": gettext_noop("Exhausted scoring"),
+    "no_meld_charge": gettext_noop("No meld charge"),
+    "no_meld_declined_charge": gettext_noop("No meld declined charge"),
+    "no_meld_pays_each": gettext_noop("No meld pays each"),
+    "loss_cap": gettext_noop("Loss cap"),
+    "win_bonus": gettext_noop("Win bonus"),
+    "runner_up_bonus": gettext_noop("Runner up bonus"),
+    "placement_points": gettext_noop("Placement points"),
+}
+
+# What a choice option's stored value reads as (translate where shown).
+CHOICE_LABELS: dict[str, str] = {
+    "lowest_points": gettext_noop("lowest points"),
+    "fewest_tiles": gettext_noop("fewest tiles"),
+    "difference": gettext_noop("difference"),
+    "full": gettext_noop("full"),
 }
 
 # Options added after rule sets were first stored: a stored rule set without one (an
@@ -249,7 +318,7 @@ class RuleSet:
         names = [item.name for item in fields(cls)]
         data = {**_ADDED_LATER, **data}
         errors = [
-            RuleError(("rules", name), f"option {name} is missing")
+            RuleError(("rules", name), _("option {name} is missing").format(name=name))
             for name in names
             if name not in data
         ]
@@ -260,13 +329,19 @@ class RuleSet:
 
 def _unknown_preset(name: object, field: str | tuple[str, ...] = "preset") -> RuleError:
     return RuleError(
-        field, f"unknown preset {_as_typed(name)}; presets are {', '.join(PRESET_NAMES)}"
+        field,
+        _("unknown preset {name}; presets are {presets}").format(
+            name=_as_typed(name), presets=", ".join(PRESET_NAMES)
+        ),
     )
 
 
 def _unknown_option(name: object) -> RuleError:
     return RuleError(
-        ("rules", str(name)), f"unknown option {_as_typed(name)}; options are {', '.join(OPTIONS)}"
+        ("rules", str(name)),
+        _("unknown option {name}; options are {options}").format(
+            name=_as_typed(name), options=", ".join(OPTIONS)
+        ),
     )
 
 
@@ -341,7 +416,7 @@ def resolve_rules(
             errors.append(
                 RuleError(
                     ("rules", "preset"),
-                    "the preset is chosen on its own, not among the rule options",
+                    _("the preset is chosen on its own, not among the rule options"),
                 )
             )
         elif key not in OPTIONS:

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from scoring.errors import RuleError
+from scoring.i18n import _
 
 RuleName = Literal["sum", "best", "places"]
 RULES: tuple[RuleName, ...] = ("sum", "best", "places")
@@ -88,21 +89,23 @@ def check_rule(values: Mapping[str, object]) -> SeasonRule:
     """A season rule as an organiser gave it; ``RuleError`` names the first bad field."""
     rule = values.get("rule", "sum")
     if rule not in RULES:
-        raise RuleError("rule", f"'{rule}' is not a season rule; choose sum, best or places")
+        raise RuleError(
+            "rule", _("'{rule}' is not a season rule; choose sum, best or places").format(rule=rule)
+        )
     best = values.get("best")
     if rule == "best":
         if not _whole(best) or best < 1:  # type: ignore[operator]
-            raise RuleError("best", "best N of M needs N, a whole number of at least 1")
+            raise RuleError("best", _("best N of M needs N, a whole number of at least 1"))
     elif best is not None:
-        raise RuleError("best", "only the rule 'best' counts a number of best events")
+        raise RuleError("best", _("only the rule 'best' counts a number of best events"))
     points = values.get("place_points", DEFAULT_PLACE_POINTS)
     if not isinstance(points, list | tuple) or not points or not all(map(_whole, points)):
-        raise RuleError("place_points", "give the points of each place as whole numbers")
+        raise RuleError("place_points", _("give the points of each place as whole numbers"))
     if any(a < b for a, b in itertools.pairwise(points)) or points[-1] < 0:
-        raise RuleError("place_points", "points may not rise from one place to the next")
+        raise RuleError("place_points", _("points may not rise from one place to the next"))
     cap = values.get("cap")
     if cap is not None and (not _whole(cap) or cap < 1):  # type: ignore[operator]
-        raise RuleError("cap", "a cap is a whole number of at least 1, or empty for none")
+        raise RuleError("cap", _("a cap is a whole number of at least 1, or empty for none"))
     return SeasonRule(rule, best, tuple(points), cap)  # type: ignore[arg-type]
 
 

@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from scoring.errors import RuleError
+from scoring.i18n import _, ngettext
 
 # Placement points live in scoring.placement; named here too, beside the stages.
 from scoring.placement import DEFAULT_PLACEMENT_POINTS as DEFAULT_PLACEMENT_POINTS
@@ -89,11 +90,19 @@ class CutTie:
     resolution: CutTies
 
     def sentence(self) -> str:
-        taken = "all go on" if self.resolution == "include" else "decided by lot"
-        return (
-            f"{len(self.players)} players share rank {self.rank} for "
-            f"{self.places} place{'s' if self.places != 1 else ''}: {taken}"
-        )
+        facts = {"players": len(self.players), "rank": self.rank, "places": self.places}
+        # Whole sentences, the plural following the places left (a tie is 2 players or more).
+        if self.resolution == "include":
+            return ngettext(
+                "{players} players share rank {rank} for {places} place: all go on",
+                "{players} players share rank {rank} for {places} places: all go on",
+                self.places,
+            ).format(**facts)
+        return ngettext(
+            "{players} players share rank {rank} for {places} place: decided by lot",
+            "{players} players share rank {rank} for {places} places: decided by lot",
+            self.places,
+        ).format(**facts)
 
 
 @dataclass(frozen=True)
@@ -115,18 +124,28 @@ def cut(
     ``min_score`` (exactly one of the two). ``ranked`` is best first, withdrawn players
     already left out by the caller."""
     if (top is None) == (min_score is None):
-        raise RuleError("cut", "give either a number of players (top) or a minimum score")
+        raise RuleError("cut", _("give either a number of players (top) or a minimum score"))
     if ties not in CUT_TIES:
-        raise RuleError("ties", f"'{ties}' is not a way to break a tie; choose include or lot")
+        raise RuleError(
+            "ties",
+            _("'{ties}' is not a way to break a tie; choose include or lot").format(ties=ties),
+        )
     _check_order(ranked)
     if min_score is not None:
         chosen = tuple(r.player for r in ranked if r.score >= min_score)
         return CutResult(chosen, tuple(r.player for r in ranked if r.score < min_score))
     assert top is not None
     if top < 1:
-        raise RuleError("top", "a cut takes at least 1 player")
+        raise RuleError("top", _("a cut takes at least 1 player"))
     if top > len(ranked):
-        raise RuleError("top", f"a cut of {top} from a field of {len(ranked)} players")
+        raise RuleError(
+            "top",
+            ngettext(
+                "a cut of {top} from a field of {field} player",
+                "a cut of {top} from a field of {field} players",
+                len(ranked),
+            ).format(top=top, field=len(ranked)),
+        )
     return _cut_top(ranked, top, ties, lot_seed)
 
 
@@ -168,7 +187,9 @@ def carry_over(value: int, mode: CarryOver) -> int:
         return 0
     if mode == "half":
         return -(-value // 2) if value < 0 else value // 2
-    raise RuleError("carry_over", f"'{mode}' is not a carry-over; choose all, none or half")
+    raise RuleError(
+        "carry_over", _("'{mode}' is not a carry-over; choose all, none or half").format(mode=mode)
+    )
 
 
 # --- race to N -----------------------------------------------------------------------
@@ -209,12 +230,18 @@ class RaceState:
 
     def sentence(self, target: int) -> str:
         if self.status == "running":
-            return f"game {self.games + 1} next; first to {target} wins"
+            return _("game {game} next; first to {target} wins").format(
+                game=self.games + 1, target=target
+            )
         if self.status == "won":
-            return f"player {self.champion} reached {target} wins in game {self.games}"
+            return _("player {player} reached {target} wins in game {game}").format(
+                player=self.champion, target=target, game=self.games
+            )
         if self.status == "decided":
-            return f"player {self.champion} after the decider, at game {self.games}"
-        return "still tied after the decider: one more game is played"
+            return _("player {player} after the decider, at game {game}").format(
+                player=self.champion, game=self.games
+            )
+        return _("still tied after the decider: one more game is played")
 
 
 def race(
@@ -226,9 +253,12 @@ def race(
     decides; when it cannot (``tied``), the next game is played and the decider asked
     again after it. Games after the decision do not count: they are the ``surplus``."""
     if target < 1:
-        raise RuleError("target", "a race is to at least 1 win")
+        raise RuleError("target", _("a race is to at least 1 win"))
     if cap < target:
-        raise RuleError("cap", f"a cap of {cap} games leaves no room to win {target}")
+        raise RuleError(
+            "cap",
+            _("a cap of {cap} games leaves no room to win {target}").format(cap=cap, target=target),
+        )
     wins = dict.fromkeys(players, 0)
     for number, game in enumerate(games, start=1):
         if not game.winners or not game.winners <= wins.keys():

@@ -114,11 +114,11 @@ Decisions where RULES.md is silent
 
 import hashlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from scoring.errors import Path, RuleError
-from scoring.i18n import gettext_noop
+from scoring.i18n import _, gettext_noop
 from scoring.placement import (
     DEFAULT_PLACEMENT_POINTS,
     GameFinish,
@@ -173,6 +173,12 @@ class Metric:
     abbr: str
     direction: Direction | None  # None: informational, cannot rank
 
+    def translated(self) -> "Metric":
+        """This metric with its name and abbreviation in the reader's language: the
+        registry keeps the English (marked with ``gettext_noop``), a page or API that shows
+        them translates at request time."""
+        return replace(self, name=_(self.name), abbr=_(self.abbr))
+
 
 @dataclass(frozen=True)
 class StandingRow:
@@ -187,21 +193,21 @@ class StandingRow:
 METRICS: dict[str, Metric] = {
     m.key: m
     for m in (
-        Metric("score", "Score", "Pts", "higher"),
-        Metric("games_won", "Games won", "W", "higher"),
-        Metric("games_played", "Games played", "GP", None),
-        Metric("rummikubs", "Rummikubs", "RK", "higher"),
-        Metric("rack_total", "Rack total", "Rack", "lower"),
-        Metric("table_wins", "Table wins", "TW", "higher"),
-        Metric("opponents_score", "Opponents' score", "Opp", "higher"),
-        Metric("head_to_head", "Head to head", "H2H", "higher"),
-        Metric("best_game", "Best game", "Best", "higher"),
-        Metric("penalties", "Penalties", "Pen", "lower"),
-        Metric("lot", "Lot", "Lot", "higher"),
-        Metric("score_per_game", "Score per game", "Pts/G", "higher"),
-        Metric("won_per_game", "Games won per game", "W/G", "higher"),
-        Metric("placement_points", gettext_noop("Placement points"), "PP", "higher"),
-        Metric("first_places", gettext_noop("First places"), "1st", "higher"),
+        Metric("score", gettext_noop("Score"), gettext_noop("Pts"), "higher"),
+        Metric("games_won", gettext_noop("Games won"), gettext_noop("W"), "higher"),
+        Metric("games_played", gettext_noop("Games played"), gettext_noop("GP"), None),
+        Metric("rummikubs", gettext_noop("Rummikubs"), gettext_noop("RK"), "higher"),
+        Metric("rack_total", gettext_noop("Rack total"), gettext_noop("Rack"), "lower"),
+        Metric("table_wins", gettext_noop("Table wins"), gettext_noop("TW"), "higher"),
+        Metric("opponents_score", gettext_noop("Opponents' score"), gettext_noop("Opp"), "higher"),
+        Metric("head_to_head", gettext_noop("Head to head"), gettext_noop("H2H"), "higher"),
+        Metric("best_game", gettext_noop("Best game"), gettext_noop("Best"), "higher"),
+        Metric("penalties", gettext_noop("Penalties"), gettext_noop("Pen"), "lower"),
+        Metric("lot", gettext_noop("Lot"), gettext_noop("Lot"), "higher"),
+        Metric("score_per_game", gettext_noop("Score per game"), gettext_noop("Pts/G"), "higher"),
+        Metric("won_per_game", gettext_noop("Games won per game"), gettext_noop("W/G"), "higher"),
+        Metric("placement_points", gettext_noop("Placement points"), gettext_noop("PP"), "higher"),
+        Metric("first_places", gettext_noop("First places"), gettext_noop("1st"), "higher"),
     )
 }
 
@@ -259,7 +265,12 @@ def _missed(missed_games: Mapping[int, int] | None, treatment: str) -> Missed | 
     """The checked ``missed_rounds`` treatment, or None when nothing was missed."""
     if treatment not in MISSED_ROUNDS:
         choices = ", ".join(MISSED_ROUNDS)
-        raise RuleError("missed_rounds", f"unknown treatment '{treatment}'; choose from {choices}")
+        raise RuleError(
+            "missed_rounds",
+            _("unknown treatment '{treatment}'; choose from {choices}").format(
+                treatment=treatment, choices=choices
+            ),
+        )
     if not missed_games:
         return None
     return Missed(dict(missed_games), treatment)
@@ -286,23 +297,35 @@ def validate_ranking(ranking: object, field: str | Path = "ranking") -> tuple[st
     """
     # A str is a sequence of str too; without this check "score" would read as s, c, o, ...
     if not isinstance(ranking, list | tuple):
-        raise RuleError(field, f"must be a list of metric keys, not {_type_name(ranking)}")
+        raise RuleError(
+            field, _("must be a list of metric keys, not {type}").format(type=_type_name(ranking))
+        )
     if not ranking:
-        raise RuleError(field, "must name at least one metric")
+        raise RuleError(field, _("must name at least one metric"))
     seen: set[str] = set()
     for position, key in enumerate(ranking, start=1):
         if not isinstance(key, str):
             raise RuleError(
-                field, f"item {position} must be a metric key (a string), not {_type_name(key)}"
+                field,
+                _("item {position} must be a metric key (a string), not {type}").format(
+                    position=position, type=_type_name(key)
+                ),
             )
         metric = METRICS.get(key)
         if metric is None:
             choices = ", ".join(k for k, m in METRICS.items() if m.direction is not None)
-            raise RuleError(field, f"unknown ranking metric '{key}'; choose from {choices}")
+            raise RuleError(
+                field,
+                _("unknown ranking metric '{key}'; choose from {choices}").format(
+                    key=key, choices=choices
+                ),
+            )
         if metric.direction is None:
-            raise RuleError(field, f"'{key}' is informational and cannot rank")
+            raise RuleError(field, _("'{key}' is informational and cannot rank").format(key=key))
         if key in seen:
-            raise RuleError(field, f"'{key}' appears twice; each metric may be used once")
+            raise RuleError(
+                field, _("'{key}' appears twice; each metric may be used once").format(key=key)
+            )
         seen.add(key)
     return tuple(ranking)
 
@@ -515,6 +538,24 @@ def fold_games(lines: Iterable[GameLine]) -> list[SeriesLine]:
         SeriesLine(player, t[0], table, t[1], t[2], t[3], t[4], t[5], t[6], part=part)
         for (table, part, player), t in totals.items()
     ]
+
+
+def rerank(ranks: Sequence[int]) -> list[int]:
+    """The ranks of a part of a ranked list (a division's players, kept in the whole
+    field's order): competition ranks again, 1..n. Rows that shared a rank in the whole
+    field share one here; every other row's rank is 1 + the rows kept above it. The
+    order is never changed, so the part is ranked by the same ranking and tiebreaks as the
+    whole (``head_to_head`` included, as decided in the whole field), and the withdrawn
+    players, last in the whole field, stay last.
+
+    ``ranks`` must be non-decreasing (a ranked list, or a part of one, in its order).
+    """
+    out: list[int] = []
+    for index, rank in enumerate(ranks):
+        if index and rank < ranks[index - 1]:
+            raise ValueError(f"ranks must not go down: {ranks[index - 1]} then {rank}")
+        out.append(out[-1] if index and rank == ranks[index - 1] else index + 1)
+    return out
 
 
 def _rank(

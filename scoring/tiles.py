@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from scoring.errors import Path, RuleError
+from scoring.i18n import _, gettext_noop
 
 COLOURS: tuple[str, ...] = ("B", "R", "O", "K")  # also the canonical sort order
 COLOUR_NAMES: dict[str, str] = {"B": "blue", "R": "red", "O": "orange", "K": "black"}
@@ -37,7 +38,9 @@ NUMBERED_TOTAL_VALUE = NUMBER_LIMIT * sum(NUMBERS)  # 728
 
 _SEPARATORS = re.compile(r"[\s,]+")
 _NUMBERED_TOKEN = re.compile(r"([A-Z]?)([0-9]+)", re.ASCII)
-_HOW_TO_WRITE = "write a colour B, R, O (or Y) or K and a number 1 to 13, like R5, or J for a joker"
+_HOW_TO_WRITE = gettext_noop(
+    "write a colour B, R, O (or Y) or K and a number 1 to 13, like R5, or J for a joker"
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -88,20 +91,40 @@ def parse_tile(token: str, field: str | Path = "tiles") -> Tile:
     match = _NUMBERED_TOKEN.fullmatch(text)
     if match is None:
         if text in COLOURS or text in COLOUR_ALIASES:
-            raise RuleError(field, f"tile {token!r} has no number; {_HOW_TO_WRITE}")
-        raise RuleError(field, f"unknown tile {token!r}; {_HOW_TO_WRITE}")
+            raise RuleError(
+                field,
+                _("tile {token} has no number; {how}").format(
+                    token=repr(token), how=_(_HOW_TO_WRITE)
+                ),
+            )
+        raise RuleError(
+            field,
+            _("unknown tile {token}; {how}").format(token=repr(token), how=_(_HOW_TO_WRITE)),
+        )
     letter, digits = match.groups()
     if letter == JOKER_TOKEN:
-        raise RuleError(field, f"{token!r} is not a tile: a joker is written J alone")
+        raise RuleError(
+            field, _("{token} is not a tile: a joker is written J alone").format(token=repr(token))
+        )
     colour = COLOUR_ALIASES.get(letter, letter) or None
     if colour is not None and colour not in COLOURS:
-        raise RuleError(field, f"unknown colour {letter!r} in tile {token!r}; {_HOW_TO_WRITE}")
+        raise RuleError(
+            field,
+            _("unknown colour {letter} in tile {token}; {how}").format(
+                letter=repr(letter), token=repr(token), how=_(_HOW_TO_WRITE)
+            ),
+        )
     # Leading zeros aside, a number of more than two digits is never a tile; checking the
     # length first also keeps a pasted wall of digits away from int() and its size limit.
     number = int(digits) if len(digits.lstrip("0")) <= 2 else None
     if number not in NUMBERS:
         shown = number if number is not None else f"{digits[:6]}…"
-        raise RuleError(field, f"tile {token!r} has number {shown}; numbers are 1 to 13")
+        raise RuleError(
+            field,
+            _("tile {token} has number {number}; numbers are 1 to 13").format(
+                token=repr(token), number=shown
+            ),
+        )
     return Tile(colour, number)
 
 
@@ -157,22 +180,35 @@ def check_availability(racks: Sequence[Sequence[Tile] | None], field: str | Path
             total += 1
             if total > TOTAL_TILES:
                 raise RuleError(
-                    where, f"one tile too many ({tile}): a game has only {TOTAL_TILES} tiles"
+                    where,
+                    _("one tile too many ({tile}): a game has only {total} tiles").format(
+                        tile=tile, total=TOTAL_TILES
+                    ),
                 )
             if tile.is_joker:
                 jokers += 1
                 if jokers > MAX_JOKERS:
-                    raise RuleError(where, f"a third joker (J): a game has only {MAX_JOKERS}")
+                    raise RuleError(
+                        where,
+                        _("a third joker (J): a game has only {jokers}").format(jokers=MAX_JOKERS),
+                    )
                 continue
             assert tile.number is not None
             numbers[tile.number] += 1
             if numbers[tile.number] > NUMBER_LIMIT:
                 raise RuleError(
                     where,
-                    f"a ninth tile numbered {tile.number} ({tile}): a game has only "
-                    f"{NUMBER_LIMIT} of each number, tiles of unknown colour included",
+                    _(
+                        "a ninth tile numbered {number} ({tile}): a game has only {limit} of "
+                        "each number, tiles of unknown colour included"
+                    ).format(number=tile.number, tile=tile, limit=NUMBER_LIMIT),
                 )
             if tile.colour is not None:
                 copies[tile] += 1
                 if copies[tile] > COPIES:
-                    raise RuleError(where, f"a third {tile}: a game has only {COPIES} of each tile")
+                    raise RuleError(
+                        where,
+                        _("a third {tile}: a game has only {copies} of each tile").format(
+                            tile=tile, copies=COPIES
+                        ),
+                    )

@@ -32,6 +32,7 @@ Terms:
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from .events import results_changed
@@ -65,10 +66,10 @@ class ViewOnly:
     # simple_history's revert form saves through these after checking only that the
     # user may *view* the object, so the refusal must also be here.
     def save_model(self, request, obj, form, change):
-        raise PermissionDenied("This is changed through the site, not the admin.")
+        raise PermissionDenied(_("This is changed through the site, not the admin."))
 
     def delete_model(self, request, obj):
-        raise PermissionDenied("This is changed through the site, not the admin.")
+        raise PermissionDenied(_("This is changed through the site, not the admin."))
 
 
 class StaffInline(admin.TabularInline):

@@ -10,8 +10,10 @@ Terms:
 * UID — stable per tournament day and per round (`tournament-<id>@<host>`,
   `round-<id>@<host>`), so a calendar app updates an event instead of adding it again.
 
-Written by hand (no library): lines end in CRLF, text values escape backslash,
-semicolon, comma and newline, and lines longer than 75 octets are folded.
+The words in it (a round's summary) are in the language of the request that fetched
+it, as a calendar app sends it. Written by hand (no library): lines end in CRLF, text
+values escape backslash, semicolon, comma and newline, and lines longer than 75 octets
+are folded.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .models import Round, Tournament
 
@@ -106,7 +109,8 @@ def _tournament_events(tournament: Tournament, rounds: Iterable[Round], stamp: s
             [f"DTSTART:{_utc(round_.created_at)}", f"DTEND:{_utc(ends)}"],
             stamp,
             f"round-{round_.pk}",
-            f"{tournament.name}: round {round_.number}",
+            _("%(tournament)s: round %(number)s")
+            % {"tournament": tournament.name, "number": round_.number},
             settings.PUBLIC_BASE_URL
             + reverse("round-detail", args=[tournament.slug, round_.number]),
         )

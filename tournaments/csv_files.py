@@ -12,6 +12,12 @@ Terms:
   code page and mangles accented names.
 * delimiter — what separates the cells: `,`, or `;` as Excel writes CSV wherever the
   decimal separator is a comma, or a tab; an import reads it off the header row.
+* row error — a `file` error about one line of an import (`RowError`): its message names
+  the line for the organiser, and `line` keeps it in file order whatever language the
+  message is in.
+
+The organiser reads the import errors: they are translated when made. The column names
+(``name``, ``club``, ``joined_on``…) are what the file must say, so they stay as they are.
 """
 
 from __future__ import annotations
@@ -23,12 +29,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from scoring.errors import RuleError
 
 BOM = "\ufeff"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab"}
+
+
+def delimiter_sentence(delimiter: str) -> str:
+    """What an import tells the organiser about the delimiter it read, as one sentence."""
+    if delimiter == ";":
+        return _("The file's cells were separated by semicolons.")
+    if delimiter == "\t":
+        return _("The file's cells were separated by tabs.")
+    return _("The file's cells were separated by commas.")
 
 
 def safe_cell(value: Any) -> Any:
@@ -69,7 +85,41 @@ def decode_csv(data: bytes | str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise RuleError("file", "is not UTF-8 text; save the spreadsheet as CSV UTF-8.") from None
+        raise RuleError(
+            "file", _("is not UTF-8 text; save the spreadsheet as CSV UTF-8.")
+        ) from None
+
+
+class RowError(RuleError):
+    """A `file` error about one line of an import; `line` orders the errors in file order."""
+
+    def __init__(self, line: int, message: str) -> None:
+        self.line = line
+        super().__init__("file", message)
+
+
+def too_many_cells(line: int, cells: int, header: int) -> RowError:
+    """A row with more cells than the header has columns."""
+    return RowError(
+        line,
+        _("line %(line)s: %(cells)s columns, header has %(header)s.")
+        % {"line": line, "cells": cells, "header": header},
+    )
+
+
+def row_error(line: int, error: RuleError) -> RowError:
+    """A service's error about one field of a row, said of its line and column: "line 3:
+    name is required."."""
+    return RowError(
+        line,
+        _("line %(line)s: %(column)s %(problem)s")
+        % {"line": line, "column": error.path[0], "problem": error.message},
+    )
+
+
+def line_of(error: RuleError) -> int:
+    """The line an import error is about (0: the file as a whole), to list them in order."""
+    return error.line if isinstance(error, RowError) else 0
 
 
 @dataclass(frozen=True)
@@ -85,9 +135,9 @@ def read_csv_table(data: bytes | str, *, columns: Sequence[str], rows: str) -> C
     """The header and non-blank rows of an import whose header names some of `columns`
     (`name` among them); the size, the row count (`settings.CSV_IMPORT_MAX_ROWS`) and the
     header are checked before any row is looked at. `rows` names them in messages
-    ("player rows")."""
+    ("player rows" or "member rows")."""
     if len(data) > MAX_CSV_BYTES:
-        raise RuleError("file", f"is larger than {MAX_CSV_BYTES // 1024} KiB.")
+        raise RuleError("file", _("is larger than %(size)s KiB.") % {"size": MAX_CSV_BYTES // 1024})
     text = decode_csv(data)
     delimiter = header_delimiter(text)
     limit = settings.CSV_IMPORT_MAX_ROWS
@@ -101,15 +151,31 @@ def read_csv_table(data: bytes | str, *, columns: Sequence[str], rows: str) -> C
                 header = [h.strip().lower() for h in cells]
             elif any(cell.strip() for cell in cells):  # blank lines are harmless
                 if len(lines) == limit:
-                    raise RuleError(
-                        "file", f"has more than {limit} {rows}; import at most {limit}."
-                    )
+                    raise RuleError("file", _too_many_rows(rows, limit))
                 lines.append((reader.line_num, cells))
     except csv.Error as error:  # e.g. a cell longer than the csv module allows
-        raise RuleError("file", f"line {reader.line_num}: {error}.") from None
+        raise RowError(
+            reader.line_num,
+            _("line %(line)s: %(error)s.") % {"line": reader.line_num, "error": error},
+        ) from None
     if not header or "name" not in header:
-        raise RuleError("file", f"line 1: the header row must name the columns {names}.")
+        raise RowError(
+            1, _("line 1: the header row must name the columns %(names)s.") % {"names": names}
+        )
     unknown = [h for h in header if h not in columns]
     if unknown:
-        raise RuleError("file", f"line 1: unknown column '{unknown[0]}'; use {names}.")
+        raise RowError(
+            1,
+            _("line 1: unknown column '%(column)s'; use %(names)s.")
+            % {"column": unknown[0], "names": names},
+        )
     return CSVTable(header, lines, delimiter)
+
+
+def _too_many_rows(rows: str, limit: int) -> str:
+    # One whole sentence per kind of row, so each translation can inflect its own noun.
+    if rows == "member rows":
+        return _("has more than %(limit)s member rows; import at most %(limit)s.") % {
+            "limit": limit
+        }
+    return _("has more than %(limit)s player rows; import at most %(limit)s.") % {"limit": limit}

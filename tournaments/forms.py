@@ -8,6 +8,10 @@ Terms:
 * override — a rule option typed into the tournament form; left blank, the preset's value
   applies. An override field is named like its option (``joker_penalty``).
 * start number — a player's `number` in the tournament, what organisers type and print.
+
+Every label, help text and choice a person reads is marked for translation: lazily
+(``gettext_lazy``) where it is defined at import, when no language is active yet; the
+rule options' names and help come from `scoring.rules` (marked there, translated here).
 """
 
 from __future__ import annotations
@@ -17,13 +21,32 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
-from django.utils.translation import gettext_lazy
+from django.utils.functional import lazy
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from scoring.rules import DEFAULT_PRESET, OPTIONS, PRESET_NAMES, overrides_of
+from scoring.rules import (
+    CHOICE_LABELS,
+    DEFAULT_PRESET,
+    OPTION_LABELS,
+    OPTIONS,
+    PRESET_NAMES,
+    overrides_of,
+)
 from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.standings import METRICS
 
-from .models import Club, Member, Player, Season, StaffMember, Stage, Tournament, Webhook
+from .models import (
+    Club,
+    Division,
+    Member,
+    Player,
+    Season,
+    StaffMember,
+    Stage,
+    Tournament,
+    Webhook,
+)
 from .rules_panel import RulesPreview, rules_preview
 from .services.validation import max_length_of
 from .web import PageForm, WholeNumberField, whole_number
@@ -34,20 +57,25 @@ _SPLIT = re.compile(r"[\s,;]+")
 
 def _override_field(name: str) -> forms.Field:
     option = OPTIONS[name]
-    label = name.replace("_", " ").capitalize()
+    label = gettext_lazy(OPTION_LABELS[name])
+    as_preset = ("", gettext_lazy("as the preset"))
     if option.kind == "bool":
         return forms.ChoiceField(
             label=label,
             required=False,
-            choices=[("", "as the preset"), ("true", "yes"), ("false", "no")],
-            help_text=option.help,
+            choices=[
+                as_preset,
+                ("true", pgettext_lazy("rule option value", "yes")),
+                ("false", pgettext_lazy("rule option value", "no")),
+            ],
+            help_text=gettext_lazy(option.help),
         )
     if option.kind == "choice":
         return forms.ChoiceField(
             label=label,
             required=False,
-            choices=[("", "as the preset"), *((c, c.replace("_", " ")) for c in option.choices)],
-            help_text=option.help,
+            choices=[as_preset, *((c, gettext_lazy(CHOICE_LABELS[c])) for c in option.choices)],
+            help_text=gettext_lazy(option.help),
         )
     if option.kind == "points":
         return forms.CharField(
@@ -60,11 +88,14 @@ def _override_field(name: str) -> forms.Field:
             ),
             widget=forms.TextInput(attrs={"autocomplete": "off"}),
         )
-    hint = " Blank: as the preset." + (" Type 'none' for none." if option.nullable else "")
+    if option.nullable:
+        hint = gettext_lazy("Blank: as the preset. Type 'none' for none.")
+    else:
+        hint = gettext_lazy("Blank: as the preset.")
     return forms.CharField(
         label=label,
         required=False,
-        help_text=option.help + hint,
+        help_text=format_lazy("{help} {hint}", help=gettext_lazy(option.help), hint=hint),
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
 
@@ -129,82 +160,105 @@ def _as_typed(name: str, value: Any) -> Any:
     return "none" if value is None else value
 
 
-def _optional_int(label: str, help_text: str = "") -> forms.IntegerField:
+def _optional_int(label: Any, help_text: Any = "") -> forms.IntegerField:
     return WholeNumberField(label=label, required=False, help_text=help_text)
+
+
+def _ranking_help() -> str:
+    """The ranking field's help, listing every metric key with its name in words."""
+    keys = ", ".join(f"{key} ({gettext(metric.name).lower()})" for key, metric in METRICS.items())
+    return gettext(
+        "Metric keys in order, e.g. 'games_won, score'. Blank: the preset's. Keys: {keys}. "
+        "Uneven tables: when the players do not divide into tables of the same size "
+        "(14 players at tables of 4 sit at 2 tables of 4 and 2 of 3), a table of 3 plays "
+        "3 games and a table of 4 plays 4, so totals favour the bigger tables. Rank by "
+        "score_per_game and won_per_game (score and games won divided by games played, to "
+        "2 decimal places, halves away from zero; players shown equal are equal and the "
+        "next metric decides) to compare them fairly, e.g. 'won_per_game, score_per_game'."
+    ).format(keys=keys)
 
 
 class TournamentForm(PageForm):
     """Create or edit a tournament: settings, the preset and single-option overrides."""
 
     # Not required here: the service says what a name needs, for the form and the API alike.
-    name = forms.CharField(label="Name", required=False)
+    name = forms.CharField(label=gettext_lazy("Name"), required=False)
     slug = forms.CharField(
-        label="Web address (slug)",
+        label=gettext_lazy("Web address (slug)"),
         required=False,
-        help_text="Lowercase letters, digits and hyphens; blank: made from the name.",
+        help_text=gettext_lazy("Lowercase letters, digits and hyphens; blank: made from the name."),
     )
     starts_on = forms.DateField(
-        label="Starts on", required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=gettext_lazy("Starts on"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
-    status = forms.ChoiceField(label="Status", choices=Tournament.Status.choices)
+    status = forms.ChoiceField(label=gettext_lazy("Status"), choices=Tournament.Status.choices)
     preset = forms.ChoiceField(
-        label="Rule preset",
+        label=gettext_lazy("Rule preset"),
         choices=[(name, name) for name in PRESET_NAMES],
         initial=DEFAULT_PRESET,
     )
     ranking = forms.CharField(
-        label="Ranking",
+        label=gettext_lazy("Ranking"),
         required=False,
-        help_text="Metric keys in order, e.g. 'games_won, score'. Blank: the preset's. Keys: "
-        + ", ".join(f"{key} ({metric.name.lower()})" for key, metric in METRICS.items())
-        + ". Uneven tables: when the players do not divide into tables of the same size "
-        "(14 players at tables of 4 sit at 2 tables of 4 and 2 of 3), a table of 3 plays "
-        "3 games and a table of 4 plays 4, so totals favour the bigger tables. Rank by "
-        "score_per_game and won_per_game (score and games won divided by games played, to "
-        "2 decimal places, halves away from zero; players shown equal are equal and the "
-        "next metric decides) to compare them fairly, e.g. 'won_per_game, score_per_game'.",
+        help_text=lazy(_ranking_help, str)(),
     )
     table_size = _optional_int(
-        "Players per table",
-        f"{MIN_TABLE_SIZE} to {MAX_TABLE_SIZE}; blank: the preset's ({MAX_TABLE_SIZE}, mso 2).",
+        gettext_lazy("Players per table"),
+        format_lazy(
+            gettext_lazy("{minimum} to {maximum}; blank: the preset's ({maximum}, mso 2)."),
+            minimum=MIN_TABLE_SIZE,
+            maximum=MAX_TABLE_SIZE,
+        ),
     )
-    games_per_table = _optional_int("Games per table", "Blank: one game per seated player.")
-    rounds_planned = _optional_int("Rounds planned")
-    target_score = _optional_int("Target score", "Blank: no target.")
+    games_per_table = _optional_int(
+        gettext_lazy("Games per table"), gettext_lazy("Blank: one game per seated player.")
+    )
+    rounds_planned = _optional_int(gettext_lazy("Rounds planned"))
+    target_score = _optional_int(gettext_lazy("Target score"), gettext_lazy("Blank: no target."))
     results_need_confirmation = forms.BooleanField(
-        label="Results need a second person's confirmation", required=False
+        label=gettext_lazy("Results need a second person's confirmation"), required=False
     )
     club_avoidance = forms.ChoiceField(
-        label="Keep clubs apart",
+        label=gettext_lazy("Keep clubs apart"),
         required=False,  # left out: unchanged (a new tournament: the default)
         choices=Tournament.ClubAvoidance.choices,
         initial=Tournament.ClubAvoidance.WEIGHTED,
-        help_text="Drawn rounds: in round 1 no two players of one club share a table when that "
-        "is possible; later rounds first avoid repeat meetings, then clubs (or not at all).",
+        help_text=gettext_lazy(
+            "Drawn rounds: in round 1 no two players of one club share a table when that "
+            "is possible; later rounds first avoid repeat meetings, then clubs (or not at all)."
+        ),
     )
-    public = forms.BooleanField(label="Public (anyone may follow it)", required=False, initial=True)
+    public = forms.BooleanField(
+        label=gettext_lazy("Public (anyone may follow it)"), required=False, initial=True
+    )
     missed_rounds = forms.ChoiceField(
-        label="A late entry's missed rounds count as",
+        label=gettext_lazy("A late entry's missed rounds count as"),
         choices=Tournament.MissedRounds.choices,
         initial=Tournament.MissedRounds.NOT_PLAYED,
         required=False,  # not sent: unchanged
-        help_text="Not played: nothing is added, they simply have fewer games. Zero: games "
-        "played that scored 0 (matters for per-game averages). Average: games at their own "
-        "average per game so far. The standings mark every late entry with this.",
+        help_text=gettext_lazy(
+            "Not played: nothing is added, they simply have fewer games. Zero: games "
+            "played that scored 0 (matters for per-game averages). Average: games at their own "
+            "average per game so far. The standings mark every late entry with this."
+        ),
     )
     forfeit_rule = forms.ChoiceField(
-        label="When a withdrawn player's seat forfeits a game",
+        label=gettext_lazy("When a withdrawn player's seat forfeits a game"),
         choices=Tournament.ForfeitRule.choices,
         initial=Tournament.ForfeitRule.SHARED,
         required=False,  # not sent: unchanged
-        help_text="The absent seat pays a whole starting rack (14 tiles at 7 = 98, or the "
-        "rules' no-meld charge; the loss cap applies). Shared: the players present all win "
-        "and share it. Applies to forfeits recorded from now on.",
+        help_text=gettext_lazy(
+            "The absent seat pays a whole starting rack (14 tiles at 7 = 98, or the "
+            "rules' no-meld charge; the loss cap applies). Shared: the players present all win "
+            "and share it. Applies to forfeits recorded from now on."
+        ),
     )
     credit_substitute_games = forms.BooleanField(
-        label="Count a substitute's games for the seat's player",
+        label=gettext_lazy("Count a substitute's games for the seat's player"),
         required=False,
-        help_text="Off: a game a substitute played counts only for the opponents.",
+        help_text=gettext_lazy("Off: a game a substitute played counts only for the opponents."),
     )
     qualify_slots = WholeNumberField(
         label=gettext_lazy("Number of slots"),
@@ -357,13 +411,13 @@ class TournamentForm(PageForm):
 
 class StaffForm(PageForm):
     username = forms.CharField(
-        label="Username", max_length=max_length_of(get_user_model(), "username")
+        label=gettext_lazy("Username"), max_length=max_length_of(get_user_model(), "username")
     )
-    role = forms.ChoiceField(label="Role", choices=StaffMember.Role.choices)
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=StaffMember.Role.choices)
 
 
 class RoleForm(PageForm):
-    role = forms.ChoiceField(label="Role", choices=StaffMember.Role.choices)
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=StaffMember.Role.choices)
 
 
 class StaffAccountForm(PageForm):
@@ -371,26 +425,30 @@ class StaffAccountForm(PageForm):
     the password (the site's password rules); a blank password is made up."""
 
     username = forms.CharField(
-        label="Username",
+        label=gettext_lazy("Username"),
         required=False,
-        help_text="Letters, digits and @ . + - _ only.",
+        help_text=gettext_lazy("Letters, digits and @ . + - _ only."),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
     )
     password = forms.CharField(
-        label="Password",
+        label=gettext_lazy("Password"),
         required=False,
         strip=False,
-        help_text="Blank: one is made up and shown to you once.",
+        help_text=gettext_lazy("Blank: one is made up and shown to you once."),
         widget=forms.TextInput(attrs={"autocomplete": "new-password", "autocapitalize": "none"}),
     )
     role = forms.ChoiceField(
-        label="Role", choices=StaffMember.Role.choices, initial=StaffMember.Role.SCOREKEEPER
+        label=gettext_lazy("Role"),
+        choices=StaffMember.Role.choices,
+        initial=StaffMember.Role.SCOREKEEPER,
     )
 
 
 class InvitationForm(PageForm):
     role = forms.ChoiceField(
-        label="Role", choices=StaffMember.Role.choices, initial=StaffMember.Role.SCOREKEEPER
+        label=gettext_lazy("Role"),
+        choices=StaffMember.Role.choices,
+        initial=StaffMember.Role.SCOREKEEPER,
     )
 
 
@@ -398,13 +456,13 @@ class InvitationAcceptForm(PageForm):
     """The invitee's own username and password (checked by the service)."""
 
     username = forms.CharField(
-        label="Username",
+        label=gettext_lazy("Username"),
         required=False,
-        help_text="Letters, digits and @ . + - _ only.",
+        help_text=gettext_lazy("Letters, digits and @ . + - _ only."),
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
     )
     password = forms.CharField(
-        label="Password",
+        label=gettext_lazy("Password"),
         required=False,
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
@@ -416,14 +474,94 @@ class InvitationAcceptForm(PageForm):
 
 
 class PlayerForm(PageForm):
-    name = forms.CharField(label="Name", required=False)  # the service requires it
-    club = forms.CharField(label="Club", required=False)
-    rating = WholeNumberField(label="Rating", required=False)
+    """A player's fields, and the club member they are linked to when the tournament is
+    held under a club (`tournament` given: the choices are its club's members; none, or
+    a tournament under no club: no member field)."""
+
+    name = forms.CharField(label=gettext_lazy("Name"), required=False)  # the service requires it
+    club = forms.CharField(label=gettext_lazy("Club"), required=False)
+    rating = WholeNumberField(label=gettext_lazy("Rating"), required=False)
     fixed_table = WholeNumberField(
-        label="Fixed table",
+        label=gettext_lazy("Fixed table"),
         required=False,
-        help_text="A mobility need: the table number they sit at every round. Blank: any.",
+        help_text=gettext_lazy(
+            "A mobility need: the table number they sit at every round. Blank: any."
+        ),
     )
+    member = forms.ModelChoiceField(
+        label=gettext_lazy("Club member"),
+        queryset=Member.objects.none(),
+        required=False,
+        empty_label=gettext_lazy("Not linked"),
+        help_text=gettext_lazy(
+            "The same person in the club's other tournaments, seasons and ratings. Type a "
+            "name's first letters to jump to it. A blank name is the member's name."
+        ),
+    )
+    divisions = forms.MultipleChoiceField(
+        label=gettext_lazy("Divisions"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=gettext_lazy("Ranked apart in each, as well as in the whole field."),
+    )
+
+    member_help_editing = gettext_lazy(
+        "The same person in the club's other tournaments, seasons and ratings. Type a "
+        "name's first letters to jump to it."
+    )
+
+    field_order = ["name", "member", "club", "rating", "fixed_table"]
+
+    def __init__(
+        self,
+        *args: Any,
+        tournament: Tournament | None = None,
+        player: Player | None = None,
+        divisions: list[Division] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """`divisions`: the tournament's; without any, the form has no divisions field."""
+        super().__init__(*args, **kwargs)
+        if divisions:
+            # Any slug is taken as sent: the service names one the tournament lacks.
+            self.fields["divisions"].choices = [(d.slug, d.name) for d in divisions]
+        else:
+            del self.fields["divisions"]
+        if tournament is None or tournament.club_id is None:
+            del self.fields["member"]
+            return
+        # Who each member is already, so the list says it before the service refuses it.
+        taken = {
+            member: (name, number)
+            for member, name, number in tournament.players.exclude(member=None)
+            .exclude(pk=getattr(player, "pk", None))
+            .values_list("member", "name", "number")
+        }
+        field = self.fields["member"]
+        if player is not None:  # the name stays as typed when editing
+            field.help_text = self.member_help_editing
+        field.queryset = tournament.club.members.order_by("name", "pk")  # type: ignore[attr-defined]
+        field.label_from_instance = lambda member: _member_label(member, taken)  # type: ignore[attr-defined]
+
+    def values(self) -> dict[str, Any]:
+        """The service's keyword arguments: the member by id."""
+        values = dict(self.cleaned_data)
+        if "member" in values:
+            values["member"] = values["member"].pk if values["member"] else None
+        return values
+
+
+def _member_label(member: Member, taken: dict[int, tuple[str, int]]) -> str:
+    """ "Ada Peretz (H-1)", and "— already #3 Ann" when another player has them."""
+    label = f"{member.name} ({member.code})" if member.code else member.name
+    if member.pk in taken:
+        name, number = taken[member.pk]
+        return gettext("%(member)s — already #%(number)s %(player)s") % {
+            "member": label,
+            "number": number,
+            "player": name,
+        }
+    return label
 
 
 class CheckInForm(PageForm):
@@ -434,7 +572,7 @@ class CheckInForm(PageForm):
 
 
 class PlayerEditForm(PlayerForm):
-    number = WholeNumberField(label="Start number", required=False)
+    number = WholeNumberField(label=gettext_lazy("Start number"), required=False)
     already_qualified = forms.BooleanField(
         label=gettext_lazy("Already qualified"),
         required=False,
@@ -444,28 +582,36 @@ class PlayerEditForm(PlayerForm):
         ),
     )
 
-    field_order = ["number", "name", "club", "rating"]
+    field_order = ["number", "name", "member", "club", "rating"]
 
     @classmethod
-    def initial_for(cls, player: Player) -> dict[str, Any]:
+    def initial_for(cls, player: Player, divisions: list[Division] | None = None) -> dict:
+        """The form as the player is; their divisions read only when the tournament has
+        some (`divisions`)."""
         return {
             "number": player.number,
             "name": player.name,
             "club": player.club,
             "rating": player.rating,
+            "member": player.member_id,
+            "divisions": (
+                [d.slug for d in player.divisions.order_by("order", "name", "id")]
+                if divisions
+                else []
+            ),
             "fixed_table": player.fixed_table,
             "already_qualified": player.already_qualified,
         }
 
     def changes(self) -> dict[str, Any]:
         """The service's keyword arguments; a blank number is "is required" there."""
-        return dict(self.cleaned_data)
+        return self.values()
 
 
 class PlayerImportForm(PageForm):
     file = forms.FileField(
-        label="CSV file",
-        help_text=(
+        label=gettext_lazy("CSV file"),
+        help_text=gettext_lazy(
             "Columns name,club,rating with a header row, and member (a membership code of "
             "the tournament's club) to link players; UTF-8. All rows or none."
         ),
@@ -476,22 +622,24 @@ class WebhookForm(PageForm):
     """A new webhook; the service checks the address, the secret and the events."""
 
     url = forms.CharField(
-        label="Address (URL)",
+        label=gettext_lazy("Address (URL)"),
         max_length=500,
-        help_text="The http:// or https:// address the events are POSTed to.",
+        help_text=gettext_lazy("The http:// or https:// address the events are POSTed to."),
         widget=forms.URLInput(attrs={"inputmode": "url", "autocomplete": "off"}),
     )
     secret = forms.CharField(
-        label="Secret",
+        label=gettext_lazy("Secret"),
         required=False,
         max_length=200,
         strip=False,
-        help_text="The key of the signature (16 characters or more). Leave it blank to get "
-        "one made up; it is shown once.",
+        help_text=gettext_lazy(
+            "The key of the signature (16 characters or more). Leave it blank to get "
+            "one made up; it is shown once."
+        ),
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
     events = forms.MultipleChoiceField(
-        label="Events",
+        label=gettext_lazy("Events"),
         required=False,
         choices=Webhook.Event.choices,
         initial=[choice.value for choice in Webhook.Event],
@@ -500,16 +648,22 @@ class WebhookForm(PageForm):
 
 
 class ClubForm(PageForm):
-    name = forms.CharField(label="Club name", required=False)  # the service requires it
+    name = forms.CharField(
+        label=gettext_lazy("Club name"), required=False
+    )  # the service requires it
 
 
 class MemberForm(PageForm):
-    name = forms.CharField(label="Name", required=False)
+    name = forms.CharField(label=gettext_lazy("Name"), required=False)
     code = forms.CharField(
-        label="Membership code", required=False, help_text="The club's own number, if any."
+        label=gettext_lazy("Membership code"),
+        required=False,
+        help_text=gettext_lazy("The club's own number, if any."),
     )
     joined_on = forms.DateField(
-        label="Joined on", required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=gettext_lazy("Joined on"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
 
     @classmethod
@@ -519,36 +673,47 @@ class MemberForm(PageForm):
 
 class MemberImportForm(PageForm):
     file = forms.FileField(
-        label="Members CSV file",
-        help_text="Columns name,code,joined_on (YYYY-MM-DD) with a header row; UTF-8. "
-        "All rows or none.",
+        label=gettext_lazy("Members CSV file"),
+        help_text=gettext_lazy(
+            "Columns name,code,joined_on (YYYY-MM-DD) with a header row; UTF-8. All rows or none."
+        ),
     )
 
 
 class ClubOrganiserForm(PageForm):
-    username = forms.CharField(label="Username", required=False)
+    username = forms.CharField(label=gettext_lazy("Username"), required=False)
 
 
 class SeasonForm(PageForm):
     """A season and its rule, as `season_create` takes it (``rule`` is its dict)."""
 
-    name = forms.CharField(label="Season name", required=False)
+    name = forms.CharField(label=gettext_lazy("Season name"), required=False)
     rule = forms.ChoiceField(
-        label="Total by",
+        label=gettext_lazy("Total by"),
         choices=[
-            ("sum", "Sum of the event scores"),
-            ("best", "Best N events"),
-            ("places", "Points by place in each event"),
+            ("sum", gettext_lazy("Sum of the event scores")),
+            ("best", gettext_lazy("Best N events")),
+            ("places", gettext_lazy("Points by place in each event")),
         ],
         initial="sum",
     )
-    best = WholeNumberField(label="Best N", required=False, help_text="Only for best N events.")
-    place_points = forms.CharField(
-        label="Points by place",
+    best = WholeNumberField(
+        label=gettext_lazy("Best N"),
         required=False,
-        help_text="Only for points by place: e.g. 25, 20, 16, 13. Blank: the usual table.",
+        help_text=gettext_lazy("Only for best N events."),
     )
-    cap = WholeNumberField(label="Cap per event", required=False, help_text="Blank for none.")
+    place_points = forms.CharField(
+        label=gettext_lazy("Points by place"),
+        required=False,
+        help_text=gettext_lazy(
+            "Only for points by place: e.g. 25, 20, 16, 13. Blank: the usual table."
+        ),
+    )
+    cap = WholeNumberField(
+        label=gettext_lazy("Cap per event"),
+        required=False,
+        help_text=gettext_lazy("Blank for none."),
+    )
 
     def clean_place_points(self) -> list[int] | None:
         text = self.cleaned_data["place_points"].strip()
@@ -556,7 +721,7 @@ class SeasonForm(PageForm):
             return None
         numbers = [whole_number(part) for part in re.split(r"[\s,;/]+", text) if part]
         if any(number is None for number in numbers):
-            raise forms.ValidationError("Give whole numbers separated by commas.")
+            raise forms.ValidationError(gettext("Give whole numbers separated by commas."))
         return numbers  # type: ignore[return-value]
 
     def season_rule(self) -> dict[str, Any]:
@@ -575,15 +740,20 @@ class HoldUnderForm(PageForm):
     """The club, season and rating of a tournament; the choices are the user's clubs."""
 
     club = forms.ModelChoiceField(
-        label="Club", queryset=Club.objects.none(), required=False, empty_label="No club"
+        label=gettext_lazy("Club"),
+        queryset=Club.objects.none(),
+        required=False,
+        empty_label=gettext_lazy("No club"),
     )
     season = forms.ModelChoiceField(
-        label="Season",
+        label=gettext_lazy("Season"),
         queryset=Season.objects.none(),
         required=False,
-        empty_label="No season",
+        empty_label=gettext_lazy("No season"),
     )
-    rated = forms.BooleanField(label="Rated: its games update the members' ratings", required=False)
+    rated = forms.BooleanField(
+        label=gettext_lazy("Rated: its games update the members' ratings"), required=False
+    )
 
     def __init__(self, *args: Any, clubs: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -599,7 +769,10 @@ class PlayerLinkForm(PageForm):
     """One player's member (none: unlinked)."""
 
     member = forms.ModelChoiceField(
-        label="Member", queryset=Member.objects.none(), required=False, empty_label="Not linked"
+        label=gettext_lazy("Member"),
+        queryset=Member.objects.none(),
+        required=False,
+        empty_label=gettext_lazy("Not linked"),
     )
 
     def __init__(self, *args: Any, members: Any, **kwargs: Any) -> None:
@@ -621,31 +794,100 @@ class SideEventForm(PageForm):
 class StageForm(PageForm):
     """A stage to add (`tournaments.services.stages.stage_create` checks everything)."""
 
-    name = forms.CharField(label="Name", max_length=60, required=False)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=60, required=False)
     # A side event is started from a closed stage's page, not added here.
     kind = forms.ChoiceField(
-        label="Kind", choices=[c for c in Stage.Kind.choices if c[0] != Stage.Kind.SIDE]
+        label=gettext_lazy("Kind"),
+        choices=[c for c in Stage.Kind.choices if c[0] != Stage.Kind.SIDE],
     )
     ranking = forms.CharField(
-        label="Ranking",
+        label=gettext_lazy("Ranking"),
         required=False,
-        help_text="Metric keys in order, e.g. 'games_won, score'. Blank: the tournament's.",
+        help_text=gettext_lazy(
+            "Metric keys in order, e.g. 'games_won, score'. Blank: the tournament's."
+        ),
     )
     cut_top = WholeNumberField(
-        label="Cut: top N players of the stage before",
+        label=gettext_lazy("Cut: top N players of the stage before"),
         required=False,
-        help_text="Stage 1 takes no cut. Later stages: this or a minimum score.",
+        help_text=gettext_lazy("Stage 1 takes no cut. Later stages: this or a minimum score."),
     )
-    cut_min_score = WholeNumberField(label="Cut: minimum score", required=False)
+    cut_min_score = WholeNumberField(label=gettext_lazy("Cut: minimum score"), required=False)
     cut_ties = forms.ChoiceField(
-        label="A tie at the cut line", choices=Stage.CutTies.choices, initial="lot"
+        label=gettext_lazy("A tie at the cut line"), choices=Stage.CutTies.choices, initial="lot"
     )
-    carry_over = forms.ChoiceField(label="Scores carried over", choices=Stage.CarryOver.choices)
-    reseat_every_game = forms.BooleanField(label="Re-seated every game", required=False)
-    race_target = WholeNumberField(label="Race: first to N wins", required=False)
-    race_cap = WholeNumberField(label="Race: at most this many games", required=False)
+    carry_over = forms.ChoiceField(
+        label=gettext_lazy("Scores carried over"), choices=Stage.CarryOver.choices
+    )
+    reseat_every_game = forms.BooleanField(
+        label=gettext_lazy("Re-seated every game"), required=False
+    )
+    race_target = WholeNumberField(label=gettext_lazy("Race: first to N wins"), required=False)
+    race_cap = WholeNumberField(label=gettext_lazy("Race: at most this many games"), required=False)
 
     def values(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)
         keys = [key for key in _SPLIT.split(str(data.pop("ranking") or "").strip()) if key]
         return {**data, **({"ranking": keys} if keys else {})}
+
+
+class DivisionForm(PageForm):
+    """A division to add or change (`tournaments.services.divisions` checks everything)."""
+
+    name = forms.CharField(label=gettext_lazy("Name"), required=False)
+    slug = forms.CharField(
+        label=gettext_lazy("Short name in addresses"),
+        required=False,
+        help_text=gettext_lazy(
+            "Letters, digits and '-', like 'juniors'. Blank: made from the name."
+        ),
+    )
+    order = WholeNumberField(
+        label=gettext_lazy("Order"),
+        required=False,
+        help_text=gettext_lazy("Its place among the divisions, 0 first. Blank: after the last."),
+    )
+    prizes = forms.CharField(
+        label=gettext_lazy("Prizes"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=gettext_lazy(
+            "One label a line, 1st place first (a blank line: no prize for that place)."
+        ),
+    )
+
+    @classmethod
+    def initial_for(cls, division: Division) -> dict[str, Any]:
+        return {
+            "name": division.name,
+            "slug": division.slug,
+            "order": division.order,
+            "prizes": "\n".join(division.prizes),
+        }
+
+    def values(self) -> dict[str, Any]:
+        data = dict(self.cleaned_data)
+        data["prizes"] = str(data.get("prizes") or "").splitlines()
+        # Blank: the service's default (a new division's slug from its name, placed after
+        # the last; a division changed keeps its own).
+        for name in ("order", "slug"):
+            if data.get(name) in (None, ""):
+                data.pop(name, None)
+        return data
+
+
+class DivisionPlayersForm(PageForm):
+    """Who is in a division: a box per player of the tournament."""
+
+    players = forms.MultipleChoiceField(
+        label=gettext_lazy("Players in this division"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args: Any, players: list[Player], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["players"].choices = [(str(p.pk), f"#{p.number} {p.name}") for p in players]
+
+    def player_ids(self) -> list[int]:
+        return [int(pk) for pk in self.cleaned_data["players"]]

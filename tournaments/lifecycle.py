@@ -19,12 +19,15 @@ Terms:
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 from scoring.errors import Conflict, RuleError
 
 from .models import Tournament
 
 # What the refusal says: it names the way to change a finished tournament.
-FINISHED_MESSAGE = (
+FINISHED_MESSAGE = gettext_noop(
     "the tournament is finished; an organiser must reopen it (status running) before "
     "results, penalties, players or rounds change."
 )
@@ -33,7 +36,7 @@ FINISHED_MESSAGE = (
 def require_open(tournament: Tournament) -> None:
     """Refuse, with a 409 `Conflict` on `status`, a write into a finished tournament."""
     if tournament.status == Tournament.Status.FINISHED:
-        raise Conflict("status", FINISHED_MESSAGE)
+        raise Conflict("status", _(FINISHED_MESSAGE))
 
 
 def transition_error(tournament: Tournament, status: str) -> RuleError | None:
@@ -45,6 +48,6 @@ def transition_error(tournament: Tournament, status: str) -> RuleError | None:
         and tournament.rounds.exists()
     ):
         return RuleError(
-            "status", "a tournament with rounds cannot go back to upcoming; use running."
+            "status", _("a tournament with rounds cannot go back to upcoming; use running.")
         )
     return None

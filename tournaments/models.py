@@ -62,11 +62,19 @@ Terms:
   player in the standings (`scoring.qualification`).
 * carried — the score a player brings into a stage (`StageEntry.carried`): their previous
   stage total, as the stage's `carry_over` says (all / none / half).
+* division — a category of a tournament's players ranked apart as well as in the whole
+  field (Juniors ≤ 14, Seniors, Beginners, a strength flight): a player is in zero or
+  more (`Player.divisions`). Its standings are the tournament's, filtered to its players
+  and ranked again 1..n (`scoring.standings.rerank`); its `prizes` are the labels of its
+  first places on the final standings. A later stage may be limited to a division
+  (`Stage.division`): its cut takes only that division's players.
 """
 
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 from scoring.rules import RuleSet
@@ -132,7 +140,7 @@ class Season(models.Model):
     slug = models.SlugField(max_length=60)
     name = models.CharField(max_length=120)
     rule = models.JSONField(
-        default=dict, help_text="How the evenings are totalled: rule, best, place_points, cap."
+        default=dict, help_text=_("How the evenings are totalled: rule, best, place_points, cap.")
     )
     version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -151,43 +159,43 @@ class Season(models.Model):
 
 class Tournament(models.Model):
     class MissedRounds(models.TextChoices):
-        NOT_PLAYED = "not_played", "Not played (nothing added)"
-        AVERAGE = "average", "At the player's own average per game"
-        ZERO = "zero", "Played, scoring zero"
+        NOT_PLAYED = "not_played", _("Not played (nothing added)")
+        AVERAGE = "average", _("At the player's own average per game")
+        ZERO = "zero", _("Played, scoring zero")
 
     class ForfeitRule(models.TextChoices):
-        SHARED = "shared", "Shared by the players present"
-        ABSENT_ONLY = "absent_only", "Charged to the absent seat only"
+        SHARED = "shared", _("Shared by the players present")
+        ABSENT_ONLY = "absent_only", _("Charged to the absent seat only")
 
     class Status(models.TextChoices):
-        UPCOMING = "upcoming", "Upcoming"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        UPCOMING = "upcoming", pgettext_lazy("tournament status", "Upcoming")
+        RUNNING = "running", pgettext_lazy("tournament status", "Running")
+        FINISHED = "finished", pgettext_lazy("tournament status", "Finished")
 
     slug = models.SlugField(max_length=60, unique=True)
     name = models.CharField(max_length=120)
     starts_on = models.DateField(null=True, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.UPCOMING)
-    rules = models.JSONField(help_text="The preset name and the value of every rule option.")
-    ranking = models.JSONField(help_text="Ordered list of standings metric keys.")
+    rules = models.JSONField(help_text=_("The preset name and the value of every rule option."))
+    ranking = models.JSONField(help_text=_("Ordered list of standings metric keys."))
     table_size = models.PositiveSmallIntegerField(default=MAX_TABLE_SIZE)
     games_per_table = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Games per table in a round; empty = one per player."
+        null=True, blank=True, help_text=_("Games per table in a round; empty = one per player.")
     )
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
     target_score = models.IntegerField(null=True, blank=True)
     results_need_confirmation = models.BooleanField(default=False)
 
     class ClubAvoidance(models.TextChoices):
-        WEIGHTED = "weighted", "Round 1 apart, later weighted"
-        FIRST_ROUND = "first_round", "Round 1 only"
-        OFF = "off", "Off"
+        WEIGHTED = "weighted", _("Round 1 apart, later weighted")
+        FIRST_ROUND = "first_round", _("Round 1 only")
+        OFF = "off", pgettext_lazy("club avoidance", "Off")
 
     club_avoidance = models.CharField(
         max_length=12,
         choices=ClubAvoidance.choices,
         default=ClubAvoidance.WEIGHTED,
-        help_text="How hard the draw keeps players of one club from sharing a table.",
+        help_text=_("How hard the draw keeps players of one club from sharing a table."),
     )
     public = models.BooleanField(default=True)
     club = models.ForeignKey(
@@ -197,7 +205,7 @@ class Tournament(models.Model):
         Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
     )
     rated = models.BooleanField(
-        default=False, help_text="Its confirmed games update the club members' ratings."
+        default=False, help_text=_("Its confirmed games update the club members' ratings.")
     )
     results_version = models.PositiveIntegerField(default=0)
     # How a late entry's missed rounds count (README "Late entries, withdrawals,
@@ -210,21 +218,21 @@ class Tournament(models.Model):
     )
     credit_substitute_games = models.BooleanField(
         default=False,
-        help_text="Count the games a substitute played for the seat's player.",
+        help_text=_("Count the games a substitute played for the seat's player."),
     )
     first_result_at = models.DateTimeField(
         null=True,
         blank=True,
         editable=False,
-        help_text="When the first result was entered; from then on the rules are frozen.",
+        help_text=_("When the first result was entered; from then on the rules are frozen."),
     )
     qualify_slots = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        help_text="How many of the final standings qualify; empty: none.",
+        help_text=_("How many of the final standings qualify; empty: none."),
     )
     qualify_event = models.CharField(
-        max_length=120, blank=True, help_text="The event the qualifiers go on to."
+        max_length=120, blank=True, help_text=_("The event the qualifiers go on to.")
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -277,8 +285,8 @@ class Tournament(models.Model):
 
 class StaffMember(models.Model):
     class Role(models.TextChoices):
-        ORGANISER = "organiser", "Organiser"
-        SCOREKEEPER = "scorekeeper", "Scorekeeper"
+        ORGANISER = "organiser", _("Organiser")
+        SCOREKEEPER = "scorekeeper", _("Scorekeeper")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff")
     user = models.ForeignKey(
@@ -341,10 +349,39 @@ class StaffInvitation(models.Model):
         return f"Invitation to {self.tournament} as {self.role}"
 
 
+class Division(models.Model):
+    """A division of one tournament (see "division" above). `slug` names it in addresses
+    (`?division=juniors`); `order` places it among the tournament's divisions; `prizes`
+    are the labels of its places in order ("Trophy", "Book voucher", ...)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="divisions")
+    name = models.CharField(max_length=60)
+    slug = models.SlugField(max_length=40)
+    order = models.PositiveSmallIntegerField(default=0)
+    prizes = models.JSONField(
+        default=list, blank=True, help_text=_("Labels of its places, 1st first.")
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["tournament", "order", "name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="unique_division_name"),
+            models.UniqueConstraint(fields=["tournament", "slug"], name="unique_division_slug"),
+            models.CheckConstraint(condition=~Q(slug=""), name="division_has_a_slug"),
+            models.CheckConstraint(condition=~Q(name=""), name="division_has_a_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Player(models.Model):
     class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        ACTIVE = "active", pgettext_lazy("player status", "Active")
+        WITHDRAWN = "withdrawn", pgettext_lazy("player status", "Withdrawn")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     number = models.PositiveIntegerField()
@@ -358,16 +395,19 @@ class Player(models.Model):
     fixed_table = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        help_text="The table number this player always sits at (a mobility need); empty: any.",
+        help_text=_("The table number this player always sits at (a mobility need); empty: any."),
     )
     # A late entry: the first round they could be seated in (null = from the start).
     joined_round = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     # The tie-breaking lot carried over from an imported event file (the original site's
     # draw); null = drawn here from the tournament and the player (`scoring.standings`).
     lot = models.BigIntegerField(null=True, blank=True, editable=False)
+    # Only divisions of the player's own tournament: checked by
+    # `tournaments.services.divisions` (a cross-table rule no portable constraint states).
+    divisions = models.ManyToManyField(Division, blank=True, related_name="players")
     already_qualified = models.BooleanField(
         default=False,
-        help_text="Already qualified for the qualify event: passes the slot down.",
+        help_text=_("Already qualified for the qualify event: passes the slot down."),
     )
     registered_at = models.DateTimeField(auto_now_add=True)
 
@@ -399,22 +439,22 @@ class Player(models.Model):
 
 class Round(models.Model):
     class Method(models.TextChoices):
-        MANUAL = "manual", "Manual"
-        RANDOM = "random", "Random (fewest repeat meetings)"
-        SWISS = "swiss", "Swiss (by standings)"
-        PLAN = "plan", "Planned schedule"
+        MANUAL = "manual", _("Manual")
+        RANDOM = "random", _("Random (fewest repeat meetings)")
+        SWISS = "swiss", _("Swiss (by standings)")
+        PLAN = "plan", _("Planned schedule")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     method = models.CharField(max_length=10, choices=Method.choices)
-    seed = models.BigIntegerField(null=True, blank=True, help_text="Seed of a drawn seating.")
+    seed = models.BigIntegerField(null=True, blank=True, help_text=_("Seed of a drawn seating."))
     quality = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     ends_at = models.DateTimeField(
-        null=True, blank=True, help_text="The round clock: when play in this round ends."
+        null=True, blank=True, help_text=_("The round clock: when play in this round ends.")
     )
     stage = models.ForeignKey(
         "Stage", null=True, blank=True, on_delete=models.RESTRICT, related_name="rounds"
@@ -435,30 +475,30 @@ class Stage(models.Model):
     """One stage of a tournament (see "stage" above); the cut fields say who enters it."""
 
     class Kind(models.TextChoices):
-        QUALIFICATION = "qualification", "Qualification"
-        SEMI_FINAL = "semi_final", "Semi-final"
-        FINAL = "final", "Final"
-        SIDE = "side", "Side event"
+        QUALIFICATION = "qualification", _("Qualification")
+        SEMI_FINAL = "semi_final", _("Semi-final")
+        FINAL = "final", _("Final")
+        SIDE = "side", _("Side event")
 
     class CarryOver(models.TextChoices):
-        ALL = "all", "All (scores continue)"
-        NONE = "none", "None (scores reset)"
-        HALF = "half", "Half (rounded toward zero)"
+        ALL = "all", _("All (scores continue)")
+        NONE = "none", _("None (scores reset)")
+        HALF = "half", _("Half (rounded toward zero)")
 
     class CutTies(models.TextChoices):
-        INCLUDE = "include", "Every tied player goes on"
-        LOT = "lot", "Decided by lot"
+        INCLUDE = "include", _("Every tied player goes on")
+        LOT = "lot", _("Decided by lot")
 
     class Status(models.TextChoices):
-        UPCOMING = "upcoming", "Next"
-        RUNNING = "running", "Running"
-        CLOSED = "closed", "Done"
+        UPCOMING = "upcoming", pgettext_lazy("stage status", "Next")
+        RUNNING = "running", pgettext_lazy("stage status", "Running")
+        CLOSED = "closed", pgettext_lazy("stage status", "Done")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
     number = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=60)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.QUALIFICATION)
-    ranking = models.JSONField(help_text="Ordered list of standings metric keys.")
+    ranking = models.JSONField(help_text=_("Ordered list of standings metric keys."))
     carry_over = models.CharField(max_length=4, choices=CarryOver.choices, default=CarryOver.NONE)
     cut_top = models.PositiveSmallIntegerField(null=True, blank=True)
     cut_min_score = models.IntegerField(null=True, blank=True)
@@ -470,6 +510,11 @@ class Stage(models.Model):
     # A side event (kind `side`): the main stage whose players not cut enter it.
     side_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="side_stages"
+    )
+    # A stage limited to a division: its cut takes only that division's players. A
+    # division in use by a stage cannot be deleted.
+    division = models.ForeignKey(
+        Division, null=True, blank=True, on_delete=models.PROTECT, related_name="stages"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -543,7 +588,7 @@ class StageEntry(models.Model):
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="stage_entries")
-    seed_rank = models.PositiveIntegerField(help_text="Rank in the previous stage's standings.")
+    seed_rank = models.PositiveIntegerField(help_text=_("Rank in the previous stage's standings."))
     carried = models.IntegerField(default=0)
 
     class Meta:
@@ -593,7 +638,7 @@ class SeatingPlan(models.Model):
         Tournament, on_delete=models.CASCADE, related_name="seating_plan"
     )
     seed = models.BigIntegerField()
-    players = models.JSONField(help_text="The sorted ids of the players it seats.")
+    players = models.JSONField(help_text=_("The sorted ids of the players it seats."))
     first_round = models.PositiveSmallIntegerField()
     rounds = models.JSONField()
     created_at = models.DateTimeField(auto_now=True)
@@ -647,9 +692,9 @@ class Webhook(models.Model):
     flag each, so the database itself refuses a hook that wants none."""
 
     class Event(models.TextChoices):
-        RESULT_CONFIRMED = "result.confirmed", "A result is confirmed"
-        ROUND_OPENED = "round.opened", "A round is opened"
-        STANDINGS_UPDATED = "standings.updated", "The standings are updated"
+        RESULT_CONFIRMED = "result.confirmed", _("A result is confirmed")
+        ROUND_OPENED = "round.opened", _("A round is opened")
+        STANDINGS_UPDATED = "standings.updated", _("The standings are updated")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="webhooks")
     url = models.URLField(max_length=500)
@@ -696,9 +741,9 @@ class WebhookDelivery(models.Model):
     delivers; anything else, or no answer, is tried again until the attempts run out)."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        DELIVERED = "delivered", "Delivered"
-        FAILED = "failed", "Failed"
+        PENDING = "pending", pgettext_lazy("webhook delivery status", "Pending")
+        DELIVERED = "delivered", pgettext_lazy("webhook delivery status", "Delivered")
+        FAILED = "failed", pgettext_lazy("webhook delivery status", "Failed")
 
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
     event = models.CharField(max_length=30, choices=Webhook.Event.choices)

@@ -23,6 +23,8 @@ from typing import Literal, TypeAlias
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from .models import Club, ClubOrganiser, StaffMember, TableLink, Tournament
 from .table_links import end_reason
@@ -35,9 +37,9 @@ At: TypeAlias = tuple[int, int]  # (round number, table number)
 
 # What the refusal says, per need.
 REFUSALS: dict[Need, str] = {
-    "view": "This tournament is private.",
-    "score": "Only the tournament's organisers and scorekeepers may do this.",
-    "organise": "Only the tournament's organisers may do this.",
+    "view": gettext_noop("This tournament is private."),
+    "score": gettext_noop("Only the tournament's organisers and scorekeepers may do this."),
+    "organise": gettext_noop("Only the tournament's organisers may do this."),
 }
 
 
@@ -143,13 +145,16 @@ def require(
         link = table_link_of(by)
         if link is not None and link.tournament_id == tournament.pk:
             raise PermissionDenied(
-                f"This phone is signed in as the scorekeeper of table {link.table_number} "
-                f"in round {link.round.number} only."
+                _(
+                    "This phone is signed in as the scorekeeper of table %(table)s "
+                    "in round %(round)s only."
+                )
+                % {"table": link.table_number, "round": link.round.number}
             )
-        raise PermissionDenied(REFUSALS[need])
+        raise PermissionDenied(_(REFUSALS[need]))
 
 
 def require_club(by: User, club: Club) -> None:
     """Refuse anyone but the club's organisers (and superusers)."""
     if not can_run_club(by, club):
-        raise PermissionDenied("Only the club's organisers may do this.")
+        raise PermissionDenied(_("Only the club's organisers may do this."))

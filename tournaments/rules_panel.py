@@ -8,14 +8,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
 from scoring.errors import RuleError
-from scoring.rules import DEFAULT_PRESET, OPTIONS, PRESET_RANKING, PRESETS, resolve_rules
+from scoring.rules import (
+    CHOICE_LABELS,
+    DEFAULT_PRESET,
+    OPTION_LABELS,
+    OPTIONS,
+    PRESET_RANKING,
+    PRESETS,
+    resolve_rules,
+)
 from scoring.standings import METRICS, Metric, validate_ranking
 
 
 @dataclass(frozen=True)
 class OptionRow:
-    name: str
+    name: str  # the key, as the API and the stored rules spell it
+    label: str  # the option's name in words, in the reader's language
     value: Any
     preset_value: Any
     help: str
@@ -34,17 +46,22 @@ class OptionRow:
 
 
 def as_shown(value: Any) -> str:
-    """An option's value in words: "none", "yes"/"no", underscores as spaces."""
+    """An option's value in words: "none", "yes"/"no", underscores as spaces. A choice
+    (``lowest_points``) is shown as its words, translated when the catalogs know them."""
     if value is None:
-        return "none"
+        return pgettext("rule option value", "none")
     if isinstance(value, dict):  # the placement table: "4: 4/3/1/0 · 3: 4/2/0 · 2: 4/0"
         return " · ".join(
             f"{size}: {'/'.join(str(v) for v in value[size])}"
             for size in sorted(value, key=lambda size: -int(size))
         )
     if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value).replace("_", " ")
+        if value:
+            return pgettext("rule option value", "yes")
+        return pgettext("rule option value", "no")
+    if isinstance(value, str):
+        return _(CHOICE_LABELS.get(value, value.replace("_", " ")))
+    return str(value)
 
 
 @dataclass(frozen=True)
@@ -89,7 +106,13 @@ def rules_preview(
     return RulesPreview(
         preset=preset,
         options=tuple(
-            OptionRow(name, getattr(resolved, name), getattr(base, name), option.help)
+            OptionRow(
+                name,
+                _(OPTION_LABELS[name]),
+                getattr(resolved, name),
+                getattr(base, name),
+                _(option.help),
+            )
             for name, option in OPTIONS.items()
         ),
         ranking=tuple(METRICS[key] for key in dict.fromkeys(keys)),

@@ -22,6 +22,7 @@ from django.db.models import Max, Prefetch, QuerySet
 from .models import (
     Absence,
     Club,
+    Division,
     Member,
     Player,
     StaffInvitation,
@@ -77,7 +78,24 @@ def open_stages(tournament: Tournament) -> list[Stage]:
 
 
 def stages_of(tournament: Tournament) -> list[Stage]:
-    return list(tournament.stages.order_by("number"))
+    return list(tournament.stages.select_related("division", "side_of").order_by("number"))
+
+
+def divisions_list(tournament: Tournament) -> list[Division]:
+    """The tournament's divisions in their order (one query)."""
+    return list(tournament.divisions.order_by("order", "name", "id"))
+
+
+def division_named(tournament: Tournament, slug: str | None) -> Division | None:
+    """The tournament's division with this slug (any case), or None."""
+    if not slug:
+        return None
+    return tournament.divisions.filter(slug=slug.strip().lower()).first()
+
+
+def division_members(division: Division) -> set[int]:
+    """The ids of a division's players (one query)."""
+    return set(division.players.values_list("pk", flat=True))
 
 
 def next_round_number(tournament: Tournament) -> int:

@@ -28,6 +28,7 @@ Terms:
 from __future__ import annotations
 
 from django.core import signing
+from django.utils.translation import gettext as _
 
 from .models import Round, TableLink, Tournament
 
@@ -57,11 +58,12 @@ def read_token(token: str) -> tuple[int, int] | None:
 
 
 def end_reason(link: TableLink, tournament: Tournament | None = None) -> str | None:
-    """Why the link's round is over (so is the link), or None while it lasts. Pass the
-    tournament when a fresher (locked) copy of its row is at hand."""
+    """Why the link's round is over (so is the link), or None while it lasts: a clause in
+    the reader's language ("round 3 has been opened"). Pass the tournament when a fresher
+    (locked) copy of its row is at hand."""
     tournament = tournament or link.tournament
     if tournament.status == Tournament.Status.FINISHED:
-        return "the tournament is finished"
+        return _("the tournament is finished")
     later = (
         Round.objects.filter(tournament_id=link.tournament_id, number__gt=link.round.number)
         .order_by("number")
@@ -69,5 +71,5 @@ def end_reason(link: TableLink, tournament: Tournament | None = None) -> str | N
         .first()
     )
     if later is not None:
-        return f"round {later} has been opened"
+        return _("round %(number)s has been opened") % {"number": later}
     return None

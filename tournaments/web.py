@@ -27,6 +27,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import register_converter
+from django.utils.translation import gettext as _
 
 from scoring.errors import RuleError
 
@@ -79,7 +80,7 @@ def tournament_page(need: Need = "view") -> Callable:
                 return redirect_to_login(request.get_full_path())
             tournament = tournaments_visible_to(request.user).filter(slug=slug).first()
             if tournament is None:
-                raise Http404("No such tournament.")
+                raise Http404(_("No such tournament."))
             # A page of one table scores there: a table link may open it, no other page.
             at = (kwargs.get("round_number"), kwargs.get("table_number"))
             table = at if None not in at else None

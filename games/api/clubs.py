@@ -10,6 +10,7 @@ from typing import Any
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -384,11 +385,11 @@ class TournamentClubView(TournamentScoped, APIView):
         if data["club"] is not None:
             club = Club.objects.filter(slug=data["club"]).first()
             if club is None:
-                raise serializers.ValidationError({"club": ["No such club."]})
+                raise serializers.ValidationError({"club": [_("No such club.")]})
         if data.get("season") is not None:
             season = Season.objects.filter(club=club, slug=data["season"]).first()
             if season is None:
-                raise serializers.ValidationError({"season": ["No such season in that club."]})
+                raise serializers.ValidationError({"season": [_("No such season in that club.")]})
         tournament = services.tournament_hold_under(
             tournament=self.tournament,
             by=request.user,
@@ -416,12 +417,12 @@ class PlayerMemberView(TournamentScoped, APIView):
     def put(self, request: Any, slug: str, pk: int) -> Response:
         player = self.tournament.players.filter(pk=pk).first()
         if player is None:
-            raise Http404("No such player in this tournament.")
+            raise Http404(_("No such player in this tournament."))
         member_id = valid(PlayerMemberIn, request.data)["member"]
         member = None
         if member_id is not None:
             member = Member.objects.filter(pk=member_id).first()
             if member is None:
-                raise serializers.ValidationError({"member": ["No such member."]})
+                raise serializers.ValidationError({"member": [_("No such member.")]})
         player = services.player_link(player=player, by=request.user, member=member)
         return Response({"member": player.member_id})

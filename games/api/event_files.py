@@ -69,6 +69,7 @@ EVENT_FILE_EXAMPLE = {
     "rounds": [
         {
             "number": 1,
+            "stage": None,
             "method": "random",
             "seed": 42,
             "quality": {"repeat_pairs": 0},
@@ -175,7 +176,8 @@ class EventFileView(TournamentScoped, APIView):
         "`/api/v1/event-file.schema.json`: rules and ranking, players (by start number), "
         "rounds with tables, seats and games, every result version with its racks, "
         "penalties (voided ones too), time extensions, absences and the standings of the "
-        "current results version. `stages` is reserved (always empty in version 1). Anyone "
+        "current results version; `stages` with each stage's settings, entry list and "
+        "standings (empty for a tournament without stages), and each round's `stage`. Anyone "
         "who may see the tournament may export it; it comes as a download "
         "(`Content-Disposition: attachment`).",
         responses={

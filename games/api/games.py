@@ -19,6 +19,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.functional import cached_property
+from django.utils.translation import gettext as _
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -354,7 +355,7 @@ class TrueFalseQueryField(forms.NullBooleanField):
             return True
         if text in ("false", "0"):
             return False
-        raise forms.ValidationError("Give true or false.", code="invalid")
+        raise forms.ValidationError(_("Give true or false."), code="invalid")
 
     def validate(self, value: Any) -> None:
         pass
@@ -424,7 +425,7 @@ class GameScoped:
     def game(self) -> Game:
         game = visible_game(self.request.user, self.kwargs["pk"])
         if game is None:
-            raise Http404("No such game.")
+            raise Http404(_("No such game."))
         return game
 
 
@@ -440,7 +441,7 @@ class GameDetailView(APIView):
     def get(self, request: Any, pk: int) -> Response:
         game = visible_game(request.user, pk, games_shown())
         if game is None:
-            raise Http404("No such game.")
+            raise Http404(_("No such game."))
         context = staff_context(request, game.table.round.tournament)
         return Response(GameOutSerializer(game, context=context).data)
 
@@ -592,7 +593,7 @@ class ResultConfirmView(GameScoped, APIView):
         valid(NoBody, request.data)  # a body, if any, must be empty
         result = game.results.filter(version=version).first()
         if result is None:
-            raise Http404("No such version.")
+            raise Http404(_("No such version."))
         result = services.result_confirm(result=result, by=request.user)
         return Response(
             ResultOutSerializer(
@@ -652,7 +653,7 @@ class PenaltyDetailView(APIView):
     def delete(self, request: Any, pk: int) -> Response:
         penalty = visible_penalty(request.user, pk)
         if penalty is None:
-            raise Http404("No such penalty.")
+            raise Http404(_("No such penalty."))
         services.penalty_void(penalty=penalty, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

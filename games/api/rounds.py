@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
@@ -448,7 +449,7 @@ class RoundDetailView(TournamentScoped, APIView):
     def get(self, request: Any, slug: str, number: int) -> Response:
         round_ = rounds_with_tables(self.tournament).filter(number=number).first()
         if round_ is None:
-            raise Http404("No such round.")
+            raise Http404(_("No such round."))
         return Response(RoundOut(round_).data)
 
     @extend_schema(
@@ -473,6 +474,6 @@ class RoundDetailView(TournamentScoped, APIView):
     def delete(self, request: Any, slug: str, number: int) -> Response:
         round_ = self.tournament.rounds.filter(number=number).first()
         if round_ is None:
-            raise Http404("No such round.")
+            raise Http404(_("No such round."))
         services.round_cancel(round_=round_, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

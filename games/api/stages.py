@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -28,19 +29,21 @@ from tournaments.api.common import (
 )
 from tournaments.models import Stage
 from tournaments.permissions import require
-from tournaments.selectors import stages_of
+from tournaments.selectors import division_members, stages_of
 from tournaments.services.stages import stage_create, stage_update
 
 from ..services.stages import (
     CutPreview,
     RaceView,
     StageRow,
+    rows_within,
     stage_close,
     stage_cut_preview,
     stage_race,
     stage_rows,
     stage_side_start,
 )
+from .standings import DIVISION_HELP, division_of_query
 
 
 class StageOut(serializers.Serializer):
@@ -62,6 +65,13 @@ class StageOut(serializers.Serializer):
         default=None,
         help_text="A side event: the number of the stage whose players not cut enter it.",
     )
+    division = serializers.CharField(
+        source="division.slug",
+        allow_null=True,
+        default=None,
+        help_text="The slug of the division the stage is limited to (its cut takes only "
+        "that division's players), or null.",
+    )
 
 
 class StageIn(StrictInput):
@@ -79,6 +89,12 @@ class StageIn(StrictInput):
     reseat_every_game = StrictBooleanField(required=False)
     race_target = StrictIntegerField(required=False, allow_null=True)
     race_cap = StrictIntegerField(required=False, allow_null=True)
+    division = StrictCharField(
+        required=False,
+        allow_null=True,
+        help_text="A division's slug: the stage's cut takes only its players (not stage 1 "
+        "nor a side event). One the tournament does not have is a 400 naming `division`.",
+    )
 
 
 STAGE_EXAMPLE = {
@@ -95,6 +111,7 @@ STAGE_EXAMPLE = {
     "race_target": None,
     "race_cap": None,
     "side_of": None,
+    "division": None,
 }
 
 
@@ -251,9 +268,11 @@ ROW_EXAMPLE = {
 
 
 def _stage(view: TournamentScoped, number: int) -> Stage:
-    stage = view.tournament.stages.filter(number=number).first()
+    stage = (
+        view.tournament.stages.select_related("division", "side_of").filter(number=number).first()
+    )
     if stage is None:
-        raise Http404("No such stage.")
+        raise Http404(_("No such stage."))
     return stage
 
 
@@ -270,6 +289,10 @@ def _rows(rows: list[StageRow]) -> list[dict]:
     ]
 
 
+class StageStandingsQuery(serializers.Serializer):
+    division = serializers.CharField(required=False, max_length=100, help_text=DIVISION_HELP)
+
+
 class StageStandingsView(TournamentScoped, APIView):
     @extend_schema(
         tags=["stages"],
@@ -278,8 +301,10 @@ class StageStandingsView(TournamentScoped, APIView):
         "opened before any stage), of its entrants only, ranked by the stage's ranking with "
         "each entrant's carried score added to `score`. Computed on read. A race-to-N stage "
         "(`race_target`) ranks by its race (the champion first, then the decider's order) "
-        "and says where the race stands in `race` (null for other stages).",
-        responses={200: StageStandingsOut, **errors(404)},
+        "and says where the race stands in `race` (null for other stages). "
+        "`?division=<slug>`: that division's players only, ranked again within it.",
+        parameters=[StageStandingsQuery],
+        responses={200: StageStandingsOut, **errors(400, 404)},
         examples=[
             OpenApiExample(
                 "Final standings",
@@ -289,9 +314,15 @@ class StageStandingsView(TournamentScoped, APIView):
         ],
     )
     def get(self, request: Any, slug: str, number: int) -> Response:
+        query = StageStandingsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        division = division_of_query(self.tournament, query.validated_data.get("division"))
         stage = _stage(self, number)
         race = stage_race(stage)
-        body = {"stage": stage, "rows": _rows(stage_rows(stage, race)), "race": race_out(race)}
+        rows = stage_rows(stage, race)
+        if division is not None:
+            rows = rows_within(rows, division_members(division))
+        body = {"stage": stage, "rows": _rows(rows), "race": race_out(race)}
         return Response(StageStandingsOut(body).data)
 
 

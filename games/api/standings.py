@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -17,11 +18,13 @@ from drf_spectacular.utils import (
     extend_schema_field,
 )
 from rest_framework import renderers, serializers
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.common import TournamentScoped, errors
-from tournaments.models import Tournament
+from tournaments.models import Division, Tournament
+from tournaments.selectors import division_named
 
 from ..exports import qualified_csv, ranking_csv, standings_csv
 from ..selectors import (
@@ -137,6 +140,13 @@ STANDINGS_EXAMPLE = {
 }
 
 
+DIVISION_HELP = (
+    "A division's slug (`GET divisions/`): only its players, ranked again 1..n among "
+    "themselves in the order of the whole field's standings (a shared rank stays shared). "
+    "A slug the tournament has no division for is a 400 naming `division`."
+)
+
+
 class StandingsQuery(serializers.Serializer):
     """The query of `GET standings/` (text, as every query string is)."""
 
@@ -155,6 +165,7 @@ class StandingsQuery(serializers.Serializer):
         help_text="`hide`: leave the withdrawn players out (they are otherwise listed after "
         "the active ones, never ranked among them); `count` and `pages` count what is shown.",
     )
+    division = serializers.CharField(required=False, max_length=100, help_text=DIVISION_HELP)
 
 
 class StandingsCSVQuery(serializers.Serializer):
@@ -165,12 +176,33 @@ class StandingsCSVQuery(serializers.Serializer):
         required=False,
         help_text="`hide`: leave the withdrawn players out.",
     )
+    division = serializers.CharField(required=False, max_length=100, help_text=DIVISION_HELP)
 
 
-def standings_query(request: Any) -> dict[str, Any]:
+def division_of_query(tournament: Tournament, slug: str | None) -> Division | None:
+    """The division `?division=` names (None: not asked); a 400 naming `division` when the
+    tournament has none by that slug."""
+    if slug is None:
+        return None
+    division = division_named(tournament, slug)
+    if division is None:
+        raise ValidationError(
+            {
+                "division": [
+                    _("%(tournament)s has no division '%(division)s'.")
+                    % {"tournament": tournament.name, "division": slug}
+                ]
+            }
+        )
+    return division
+
+
+def standings_query(request: Any, tournament: Tournament) -> dict[str, Any]:
     query = StandingsQuery(data=request.query_params)
     query.is_valid(raise_exception=True)
-    return dict(query.validated_data)
+    values = dict(query.validated_data)
+    values["division"] = division_of_query(tournament, values.get("division"))
+    return values
 
 
 def standings_of(tournament: Tournament, query: dict[str, Any]) -> dict[str, Any]:
@@ -182,7 +214,8 @@ def standings_of(tournament: Tournament, query: dict[str, Any]) -> dict[str, Any
         return _standings_read(tournament, query)
     key = (
         f"api:{tournament.slug}:standings:{state.tag}:{query.get('page')}:"
-        f"{query.get('player')}:{query.get('withdrawn')}"
+        f"{query.get('player')}:{query.get('withdrawn')}:"
+        f"{query['division'].slug if query.get('division') else ''}"
     )
     return cached(key, lambda: _standings_read(tournament, query))
 
@@ -193,6 +226,7 @@ def _standings_read(tournament: Tournament, query: dict[str, Any]) -> dict[str, 
         page=query.get("page"),
         player_number=query.get("player"),
         hide_withdrawn=query.get("withdrawn") == HIDE,
+        division=query.get("division"),
     )
     return {
         "results_version": table.results_version,
@@ -216,13 +250,14 @@ class StandingsView(TournamentScoped, APIView):
         "results count; sanction points are already taken off `score`. Up to "
         f"{STANDINGS_WHOLE_UP_TO} players every row comes at once; a larger field comes "
         f"{STANDINGS_PAGE_SIZE} rows a page (`?page=N`, or `?player=N`: the page with that "
-        "start number), `count`, `page` and `pages` saying where it is.",
+        "start number), `count`, `page` and `pages` saying where it is. `?division=<slug>`: "
+        "that division's players only, ranked again within it.",
         parameters=[StandingsQuery],
         responses={200: StandingsOut, **errors(400, 404)},
         examples=[OpenApiExample("Standings", value=STANDINGS_EXAMPLE, response_only=True)],
     )
     def get(self, request: Any, slug: str) -> Response:
-        standings = standings_of(self.tournament, standings_query(request))
+        standings = standings_of(self.tournament, standings_query(request, self.tournament))
         return Response(StandingsOut(standings).data)
 
 
@@ -252,7 +287,8 @@ class StandingsCSVView(TournamentScoped, APIView):
         "number, name, club, status`, then the ranking metrics and the other metrics. "
         "UTF-8 with a BOM, rows end in CRLF; a text cell starting with `=` `+` `-` `@`, tab "
         "or CR gets a leading `'` so a spreadsheet does not run it (numbers stay numbers). "
-        "`?withdrawn=hide` leaves the withdrawn players out.",
+        "`?withdrawn=hide` leaves the withdrawn players out; `?division=<slug>` keeps only "
+        "that division's players, ranked again within it.",
         parameters=[StandingsCSVQuery],
         responses={
             (200, "text/csv"): OpenApiResponse(
@@ -265,14 +301,17 @@ class StandingsCSVView(TournamentScoped, APIView):
                     )
                 ],
             ),
-            **errors(404),
+            **errors(400, 404),
         },
     )
     def get(self, request: Any, slug: str) -> Response:
         query = StandingsCSVQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         hide = query.validated_data.get("withdrawn") == HIDE
-        text = standings_csv(standings_table(self.tournament, whole=True, hide_withdrawn=hide))
+        division = division_of_query(self.tournament, query.validated_data.get("division"))
+        text = standings_csv(
+            standings_table(self.tournament, whole=True, hide_withdrawn=hide, division=division)
+        )
         # CSV whatever the Accept header asked for: this address *is* the CSV.
         request.accepted_renderer = CSVRenderer()
         request.accepted_media_type = CSVRenderer.media_type

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -85,7 +86,7 @@ class PlayerWithdrawView(TournamentScoped, APIView):
     def post(self, request: Any, slug: str, pk: int) -> Response:
         player = self.tournament.players.filter(pk=pk).first()
         if player is None:
-            raise Http404("No such player in this tournament.")
+            raise Http404(_("No such player in this tournament."))
         data = valid(WithdrawIn, request.data)
         done = services.player_withdraw(player=player, by=request.user, **data)
         return Response(

@@ -9,8 +9,14 @@ Terms:
   `/api/v1/event-file.schema.json`; the schema's descriptions document every member.
 * start number — how the document refers to a player everywhere (never a database id),
   so a document written by another tool needs no ids of ours.
-* stages — reserved: always an empty list in version 1 (stages come later without
-  changing the format's shape).
+* stages — the tournament's stages (qualification, semi-final, final, side events) in
+  number order, each with its settings (cut, carry-over, race, re-seating), its entry
+  list (`entries`: start number, seed rank, carried score) and its standings as the
+  exporting site computed them (derived, like the tournament's standings: an import
+  recomputes them). A round names its stage by number (`rounds[].stage`; absent or null:
+  no stage, which belongs to stage 1). A file without stages (every file written before
+  stages were exported) reads as before: the format's version stays 1, since a reader
+  of version 1 that knows no stages refuses a file that has some rather than losing them.
 
 Decisions where RULES.md is silent:
 * Accounts do not travel. The document names who entered, confirmed, recorded or voided
@@ -21,7 +27,14 @@ Decisions where RULES.md is silent:
   the tournament under no club, and is never `rated` (its games were rated, if at all,
   where they were played).
 * Each player's tie-breaking lot travels with them (`Player.lot`), so the imported
-  tournament ranks its ties exactly as the original did: the same standings, row for row.
+  tournament ranks its ties exactly as the original did: the same standings, row for row,
+  overall and in every stage.
+* A stage's committed cut travels as its entry list; a cut not yet committed (a running
+  stage closed later on the importing site) draws its lot at ties from the new
+  tournament's id and slug, so a tie at that line may fall the other way there.
+* A stage's settings are checked as the stage form checks them
+  (`tournaments.services.stages.stage_settings_checked`); a side event names the main
+  stage it comes from (`side_of`, a lower number), and only a side event names one.
 * The document's standings are derived data: an import recomputes them from the results
   (the round-trip test checks that they come out the same) and does not read them.
 * Who may import: any signed-in user, who becomes the new tournament's organiser, as for
@@ -46,17 +59,20 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from jsonschema import Draft202012Validator, FormatChecker
 
 from scoring.errors import Conflict, RuleError, raise_all
 from scoring.rules import RuleSet
 from scoring.standings import validate_ranking
 from tournaments.events import results_changed
-from tournaments.models import Absence, Player, Round, StaffMember, Tournament
+from tournaments.models import Absence, Player, Round, StaffMember, Stage, StageEntry, Tournament
 from tournaments.permissions import User
+from tournaments.services.stages import stage_settings_checked
 from tournaments.services.validation import max_length_of, signed_in_or_none, stamp_history_user
 
 from ..models import Extension, Game, Penalty, RackEntry, Result, Seat, Table
+from .stages import StageRow, stage_rows
 from .standings import standings_recompute
 
 FORMAT = "rummitab-event-file"
@@ -72,6 +88,12 @@ TOURNAMENT_FIELDS = (
     "name", "status", "rules", "ranking", "table_size", "games_per_table", "rounds_planned",
     "target_score", "results_need_confirmation", "club_avoidance", "public", "missed_rounds",
     "forfeit_rule", "credit_substitute_games",
+)  # fmt: skip
+# A stage's settings, as `tournaments.services.stages` checks them; `number`, `status`
+# and `side_of` beside them.
+STAGE_FIELDS = (
+    "name", "kind", "ranking", "carry_over", "cut_top", "cut_min_score", "cut_ties",
+    "reseat_every_game", "race_target", "race_cap",
 )  # fmt: skip
 RACK_FIELDS = (
     "tiles", "points", "tile_count", "jokers", "no_meld", "charge", "score", "winner",
@@ -118,7 +140,7 @@ def event_file_export(tournament: Tournament) -> dict[str, Any]:
                 "round_number", "player__number"
             )
         ],
-        "stages": [],
+        "stages": _stages_out(tournament, number),
         "rounds": _rounds_out(tournament, number),
         "standings": {
             "results_version": snapshot.computed_version,
@@ -166,6 +188,40 @@ def _standing_out(row: dict[str, Any]) -> dict[str, Any]:
     }
     if row.get("notes"):
         out["notes"] = row["notes"]
+    return out
+
+
+def _stages_out(tournament: Tournament, number: dict[int, int]) -> list[dict[str, Any]]:
+    """Every stage with its entry list and standings: two queries, and a stage's own
+    handful for its standings (a tournament has a few stages)."""
+    stages = list(tournament.stages.select_related("side_of", "tournament").order_by("number"))
+    entries = _by(StageEntry.objects.filter(stage__tournament=tournament), "stage_id")
+    return [
+        {
+            "number": stage.number,
+            **{field: getattr(stage, field) for field in STAGE_FIELDS},
+            "status": stage.status,
+            "side_of": None if stage.side_of is None else stage.side_of.number,
+            "created_at": _when(stage.created_at),
+            "entries": [
+                {"player": number[e.player_id], "seed_rank": e.seed_rank, "carried": e.carried}
+                for e in sorted(entries[stage.pk], key=lambda e: (e.seed_rank, number[e.player_id]))
+            ],
+            "standings": [_stage_row_out(row) for row in stage_rows(stage)],
+        }
+        for stage in stages
+    ]
+
+
+def _stage_row_out(row: StageRow) -> dict[str, Any]:
+    out = {
+        "rank": row.rank,
+        "player": row.player.number,
+        "carried": row.carried,
+        "metrics": row.metrics,
+    }
+    if row.race_wins is not None:
+        out["race_wins"] = row.race_wins
     return out
 
 
@@ -218,9 +274,11 @@ def _rounds_out(tournament: Tournament, number: dict[int, int]) -> list[dict[str
             "games": [game_out(g) for g in games[table.pk]],
         }
 
+    stage_number = dict(tournament.stages.values_list("pk", "number"))
     return [
         {
             "number": r.number,
+            "stage": stage_number.get(r.stage_id),
             "method": r.method,
             "seed": r.seed,
             "quality": r.quality,
@@ -319,23 +377,78 @@ class _References:
         for i, absence in enumerate(document["absences"]):
             self._known(absence["player"], ("absences", i, "player"))
             self._unique(absent, (absence["round"], absence["player"]), ("absences", i))
+        self.stages = self._stages(document.get("stages", []))
         rounds: set[int] = set()
         for i, round_ in enumerate(document["rounds"]):
             self._unique(rounds, round_["number"], ("rounds", i, "number"))
+            stage = round_.get("stage")
+            if stage is not None and stage not in self.stages:
+                self.errors.append(
+                    RuleError(("rounds", i, "stage"), _("no stage {stage}.").format(stage=stage))
+                )
             self._round(round_, ("rounds", i))
         for i, row in enumerate(document["standings"]["rows"]):
             self._known(row["player"], ("standings", "rows", i, "player"))
 
     def _unique(self, seen: set, value: Any, path: tuple) -> None:
         if value in seen:
-            self.errors.append(RuleError(path, f"{value} appears twice."))
+            self.errors.append(RuleError(path, _("{value} appears twice.").format(value=value)))
         seen.add(value)
 
     def _known(self, player: int, path: tuple) -> bool:
         if player not in self.numbers:
-            self.errors.append(RuleError(path, f"no player has start number {player}."))
+            self.errors.append(
+                RuleError(path, _("no player has start number {player}.").format(player=player))
+            )
             return False
         return True
+
+    def _stages(self, stages: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+        """The stages by number; their settings as the stage form checks them, the side
+        event's source, their entry lists."""
+        numbers: set[int] = set()
+        by_number: dict[int, dict[str, Any]] = {}
+        for i, stage in enumerate(stages):
+            self._unique(numbers, stage["number"], ("stages", i, "number"))
+            by_number.setdefault(stage["number"], stage)
+        for i, stage in enumerate(stages):
+            path = ("stages", i)
+            side = stage["kind"] == Stage.Kind.SIDE
+            try:
+                stage_settings_checked(
+                    {field: stage[field] for field in STAGE_FIELDS},
+                    stage["number"],
+                    [],
+                    side=side,
+                )
+            except RuleError as exc:
+                self.errors += [RuleError((*path, *e.path), e.message) for e in exc.flatten()]
+            self._side_of(stage, by_number, side, (*path, "side_of"))
+            entered: set[int] = set()
+            for e, entry in enumerate(stage["entries"]):
+                where = (*path, "entries", e, "player")
+                if self._known(entry["player"], where):
+                    self._unique(entered, entry["player"], where)
+        return by_number
+
+    def _side_of(
+        self, stage: dict[str, Any], stages: dict[int, dict[str, Any]], side: bool, path: tuple
+    ) -> None:
+        source = stage["side_of"]
+        if not side:
+            if source is not None:
+                self.errors.append(RuleError(path, _("only a side event comes from a stage.")))
+            return
+        if source is None:
+            self.errors.append(RuleError(path, _("a side event names the stage it comes from.")))
+        elif source not in stages or source >= stage["number"]:
+            self.errors.append(
+                RuleError(path, _("no stage {stage} before this one.").format(stage=source))
+            )
+        elif stages[source]["kind"] == Stage.Kind.SIDE:
+            self.errors.append(
+                RuleError(path, _("stage {stage} is a side event itself.").format(stage=source))
+            )
 
     def _round(self, round_: dict[str, Any], path: tuple) -> None:
         tables: set[int] = set()
@@ -357,12 +470,15 @@ class _References:
         self._unique(positions, seat["position"], (*path, "position"))
         if self._known(seat["player"], (*path, "player")) and seat["player"] in seated:
             self.errors.append(
-                RuleError((*path, "player"), f"player {seat['player']} has two seats.")
+                RuleError(
+                    (*path, "player"),
+                    _("player {player} has two seats.").format(player=seat["player"]),
+                )
             )
         seated.add(seat["player"])
         if (seat["absent_from"] is None) != (seat["absence"] == ""):
             self.errors.append(
-                RuleError((*path, "absence"), "give absent_from and absence together.")
+                RuleError((*path, "absence"), _("give absent_from and absence together."))
             )
 
     def _game(self, game: dict[str, Any], path: tuple, at_table: set[int]) -> None:
@@ -373,7 +489,7 @@ class _References:
             confirmed += result["status"] == Result.Status.CONFIRMED
             if confirmed > 1 and result["status"] == Result.Status.CONFIRMED:
                 self.errors.append(
-                    RuleError((*path, "results", r, "status"), "a second confirmed version.")
+                    RuleError((*path, "results", r, "status"), _("a second confirmed version."))
                 )
             racked: set[int] = set()
             for k, rack in enumerate(result["racks"]):
@@ -382,7 +498,7 @@ class _References:
                 self._at_table(rack["player"], (*where, "player"), at_table)
                 if rack["forfeit"] and rack["substitute"]:
                     self.errors.append(
-                        RuleError((*where, "substitute"), "a forfeited seat has no substitute.")
+                        RuleError((*where, "substitute"), _("a forfeited seat has no substitute."))
                     )
         for p, penalty in enumerate(game["penalties"]):
             self._penalty(penalty, (*path, "penalties", p), at_table)
@@ -394,18 +510,22 @@ class _References:
 
     def _at_table(self, player: int, path: tuple, at_table: set[int]) -> None:
         if self._known(player, path) and player not in at_table:
-            self.errors.append(RuleError(path, f"player {player} is not seated at this table."))
+            self.errors.append(
+                RuleError(
+                    path, _("player {player} is not seated at this table.").format(player=player)
+                )
+            )
 
     def _penalty(self, penalty: dict[str, Any], path: tuple, at_table: set[int]) -> None:
         self._at_table(penalty["player"], (*path, "player"), at_table)
         sanction = penalty["kind"] == Penalty.Kind.SANCTION
         if sanction != (penalty["points"] > 0):
             self.errors.append(
-                RuleError((*path, "points"), "a sanction has points; other penalties none.")
+                RuleError((*path, "points"), _("a sanction has points; other penalties none."))
             )
         if penalty["voided"] != (penalty["voided_at"] is not None):
             self.errors.append(
-                RuleError((*path, "voided_at"), "a voided penalty says when, only it.")
+                RuleError((*path, "voided_at"), _("a voided penalty says when, only it."))
             )
 
 
@@ -439,13 +559,19 @@ def event_file_problems(document: object) -> list[RuleError]:
 def event_file_read(data: bytes) -> object:
     """The document in an uploaded file: UTF-8 JSON, at most `MAX_EVENT_FILE_BYTES`."""
     if len(data) > MAX_EVENT_FILE_BYTES:
-        raise RuleError("file", f"is larger than {MAX_EVENT_FILE_BYTES // (1024 * 1024)} MiB.")
+        raise RuleError(
+            "file",
+            _("is larger than {size} MiB.").format(size=MAX_EVENT_FILE_BYTES // (1024 * 1024)),
+        )
     try:
         return json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        raise RuleError("file", "is not UTF-8 text.") from None
+        raise RuleError("file", _("is not UTF-8 text.")) from None
     except json.JSONDecodeError as exc:
-        raise RuleError("file", f"is not JSON: {exc.msg} at line {exc.lineno}.") from None
+        raise RuleError(
+            "file",
+            _("is not JSON: {problem} at line {line}.").format(problem=exc.msg, line=exc.lineno),
+        ) from None
 
 
 def _time(value: str | None) -> datetime | None:
@@ -457,14 +583,17 @@ def event_file_import(*, by: User, document: object, slug: str | None = None) ->
     """A new tournament from an event file, `by` its organiser; under `slug` when given,
     else under the document's. One transaction: nothing is saved unless all of it is."""
     if signed_in_or_none(by) is None or not getattr(by, "is_active", False):
-        raise PermissionDenied("Sign in to import a tournament.")
+        raise PermissionDenied(_("Sign in to import a tournament."))
     if slug and (slugify(slug) != slug or len(slug) > max_length_of(Tournament, "slug")):
-        raise RuleError("slug", "use lowercase letters, digits and hyphens only.")
+        raise RuleError("slug", _("use lowercase letters, digits and hyphens only."))
     raise_all(event_file_problems(document))
     assert isinstance(document, dict)
     data = document["tournament"]
     slug = slug or data["slug"]
-    taken = Conflict(("tournament", "slug"), f"a tournament with slug '{slug}' already exists.")
+    taken = Conflict(
+        ("tournament", "slug"),
+        _("a tournament with slug '{slug}' already exists.").format(slug=slug),
+    )
     if Tournament.objects.filter(slug=slug).exists():
         raise taken
     tournament = stamp_history_user(
@@ -492,7 +621,8 @@ def event_file_import(*, by: User, document: object, slug: str | None = None) ->
         Absence(tournament=tournament, round_number=a["round"], player=players[a["player"]])
         for a in document["absences"]
     )
-    _rounds_in(tournament, document["rounds"], players, by)
+    stages = _stages_in(tournament, document.get("stages", []), players)
+    _rounds_in(tournament, document["rounds"], players, stages, by)
     results_changed(tournament)
     return tournament
 
@@ -533,8 +663,51 @@ def _keep_times(objects: list[Any], field: str, values: Iterator[str] | Iterable
     type(objects[0]).objects.bulk_update(objects, [field], batch_size=500)
 
 
+def _stages_in(
+    tournament: Tournament, rows: list[dict[str, Any]], players: dict[int, Player]
+) -> dict[int, Stage]:
+    """The stages by number with their entry lists: the main stages first, then the side
+    events, which point at them (`side_of`)."""
+
+    def stage(row: dict[str, Any], side_of: Stage | None = None) -> Stage:
+        return Stage(
+            tournament=tournament,
+            number=row["number"],
+            status=row["status"],
+            side_of=side_of,
+            **{field: row[field] for field in STAGE_FIELDS},
+        )
+
+    main = [row for row in rows if row["kind"] != Stage.Kind.SIDE]
+    stages = {s.number: s for s in Stage.objects.bulk_create(stage(row) for row in main)}
+    side = [row for row in rows if row["kind"] == Stage.Kind.SIDE]
+    stages |= {
+        s.number: s
+        for s in Stage.objects.bulk_create(stage(row, stages[row["side_of"]]) for row in side)
+    }
+    timed = [row for row in main + side if row.get("created_at")]
+    _keep_times(
+        [stages[row["number"]] for row in timed], "created_at", (r["created_at"] for r in timed)
+    )
+    StageEntry.objects.bulk_create(
+        StageEntry(
+            stage=stages[row["number"]],
+            player=players[entry["player"]],
+            seed_rank=entry["seed_rank"],
+            carried=entry["carried"],
+        )
+        for row in rows
+        for entry in row["entries"]
+    )
+    return stages
+
+
 def _rounds_in(
-    tournament: Tournament, rows: list[dict[str, Any]], players: dict[int, Player], by: User
+    tournament: Tournament,
+    rows: list[dict[str, Any]],
+    players: dict[int, Player],
+    stages: dict[int, Stage],
+    by: User,
 ) -> None:
     """Rounds, then tables, seats and games, then results, racks, penalties and
     extensions: one bulk insert per kind (ids come back from PostgreSQL and SQLite)."""
@@ -542,6 +715,7 @@ def _rounds_in(
         Round(
             tournament=tournament,
             number=r["number"],
+            stage=stages[r["stage"]] if r.get("stage") is not None else None,
             method=r["method"],
             seed=r["seed"],
             quality=r["quality"],

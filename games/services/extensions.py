@@ -14,6 +14,7 @@ Like every write: the tournament row lock first, then the game (`locks.lock_game
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from scoring.errors import RuleError
 from tournaments.lifecycle import require_open
@@ -28,7 +29,9 @@ from .results import table_at
 def _player_at(game: Game, player: object) -> int:
     seated = set(game.table.seats.values_list("player_id", flat=True))
     if isinstance(player, bool) or not isinstance(player, int) or player not in seated:
-        raise RuleError("player", f"player {player!r} is not seated at this table.")
+        raise RuleError(
+            "player", _("player {player} is not seated at this table.").format(player=repr(player))
+        )
     return player
 
 
@@ -41,7 +44,12 @@ def extension_set(*, game: Game | int, by: User, player: object, used: object) -
     require_open(tournament)
     player_id = _player_at(game, player)
     if isinstance(used, bool) or not isinstance(used, int) or not 0 <= used <= MAX_EXTENSIONS:
-        raise RuleError("used", f"give a whole number of extensions from 0 to {MAX_EXTENSIONS}.")
+        raise RuleError(
+            "used",
+            _("give a whole number of extensions from 0 to {max_extensions}.").format(
+                max_extensions=MAX_EXTENSIONS
+            ),
+        )
     extension = Extension.objects.filter(game=game, player_id=player_id).first() or Extension(
         game=game, player_id=player_id
     )
@@ -68,5 +76,10 @@ def extension_add(*, game: Game | int, by: User, player: object, step: int = 1) 
     wanted = current + step
     if wanted > MAX_EXTENSIONS:
         name = game.table.seats.get(player_id=player_id).player.name
-        raise RuleError("used", f"{name} has had all {MAX_EXTENSIONS} extensions of this game.")
+        raise RuleError(
+            "used",
+            _("{name} has had all {max_extensions} extensions of this game.").format(
+                name=name, max_extensions=MAX_EXTENSIONS
+            ),
+        )
     return extension_set(game=game, by=by, player=player_id, used=max(wanted, 0))

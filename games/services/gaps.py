@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.models import Stage, Tournament
 
@@ -26,8 +28,10 @@ def stage_rounds_q(stage: Stage | None, prefix: str = "") -> Q:
 def tables_phrase(numbers: list[int]) -> str:
     """ "table 2", "tables 1 and 4", "tables 1, 3 and 4"."""
     if len(numbers) == 1:
-        return f"table {numbers[0]}"
-    return "tables " + ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
+        return _("table {number}").format(number=numbers[0])
+    return _("tables {numbers} and {last}").format(
+        numbers=", ".join(map(str, numbers[:-1])), last=numbers[-1]
+    )
 
 
 @dataclass(frozen=True)
@@ -48,14 +52,22 @@ class RoundGaps:
         at table 3"."""
         parts = []
         if self.missing:
-            games = f"{self.missing} game{'s' if self.missing > 1 else ''}"
-            parts.append(f"{games} missing at {tables_phrase(self.missing_tables)}")
-        if self.unconfirmed:
-            games = f"{self.unconfirmed} game{'s' if self.unconfirmed > 1 else ''}"
             parts.append(
-                f"{games} waiting for confirmation at {tables_phrase(self.unconfirmed_tables)}"
+                ngettext(
+                    "{count} game missing at {tables}",
+                    "{count} games missing at {tables}",
+                    self.missing,
+                ).format(count=self.missing, tables=tables_phrase(self.missing_tables))
             )
-        return f"round {self.round}: " + "; ".join(parts)
+        if self.unconfirmed:
+            parts.append(
+                ngettext(
+                    "{count} game waiting for confirmation at {tables}",
+                    "{count} games waiting for confirmation at {tables}",
+                    self.unconfirmed,
+                ).format(count=self.unconfirmed, tables=tables_phrase(self.unconfirmed_tables))
+            )
+        return _("round {number}: {gaps}").format(number=self.round, gaps="; ".join(parts))
 
 
 def round_results_missing(

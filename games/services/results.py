@@ -32,6 +32,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring.errors import Conflict, RuleError, raise_all
 from scoring.game import ENDS, GameIn, RackIn, check_readable, score_game
@@ -65,8 +66,10 @@ class ResultConflict(Conflict):
         self.current_version = current_version
         super().__init__(
             "based_on",
-            f"this entry is based on version {based_on}, but the game is now at version "
-            f"{current_version}; reload it and enter your correction again.",
+            _(
+                "this entry is based on version {based_on}, but the game is now at version "
+                "{current}; reload it and enter your correction again."
+            ).format(based_on=based_on, current=current_version),
             current_version=current_version,
         )
 
@@ -77,8 +80,10 @@ class IdempotencyKeyReused(Conflict):
     def __init__(self, key: str, version: int) -> None:
         super().__init__(
             "idempotency_key",
-            f"the key {key!r} was already used for version {version} of this game with "
-            "different racks; send a new key for a new entry.",
+            _(
+                "the key {key} was already used for version {version} of this game with "
+                "different racks; send a new key for a new entry."
+            ).format(key=repr(key), version=version),
             version=version,
         )
 
@@ -92,7 +97,8 @@ def _idempotency_key(key: object) -> str | None:
         return None
     if not isinstance(key, str) or not _IDEMPOTENCY_KEY.fullmatch(key):
         raise RuleError(
-            "idempotency_key", "must be 1 to 64 printable characters without spaces, e.g. a UUID."
+            "idempotency_key",
+            _("must be 1 to 64 printable characters without spaces, e.g. a UUID."),
         )
     return key
 
@@ -117,7 +123,7 @@ def _replay(game: Game, key: str | None, fingerprint: str) -> Result | None:
 
 def seat_label(player: Player, position: int) -> str:
     """How messages name a seated player: "Ada (seat 2)" — a name and a seat, never an id."""
-    return f"{player.name} (seat {position})"
+    return _("{name} (seat {position})").format(name=player.name, position=position)
 
 
 def latest_version(game: Game) -> int:
@@ -135,7 +141,9 @@ def _number_or_none(path: tuple[str | int, ...], value: object) -> int | None:
     if value is None or (isinstance(value, int) and not isinstance(value, bool)):
         return value
     name = str(path[-1]).replace("_", " ")
-    raise RuleError(path, f"{name} must be a whole number, not {value!r}.")
+    raise RuleError(
+        path, _("{name} must be a whole number, not {value}.").format(name=name, value=repr(value))
+    )
 
 
 def seated_for(game: Game) -> dict[int, Player]:
@@ -164,7 +172,9 @@ def _substitutes(racks: object) -> dict[int, str]:
             errors.append(
                 RuleError(
                     ("racks", index, "substitute"),
-                    f"give the substitute's name, at most {MAX_SUBSTITUTE_NAME} characters.",
+                    _(
+                        "give the substitute's name, at most {max_substitute_name} characters."
+                    ).format(max_substitute_name=MAX_SUBSTITUTE_NAME),
                 )
             )
         elif name.strip() and isinstance(rack.get("player"), int):
@@ -187,19 +197,31 @@ def _rack_in(index: int, rack: object, seated: Mapping[int, str]) -> RackIn:
         return ("racks", index, key)
 
     if not isinstance(rack, Mapping):
-        raise RuleError(("racks", index), "each rack must be an object with a player.")
-    errors = [RuleError(at(key), "is not a rack field.") for key in sorted(set(rack) - RACK_FIELDS)]
+        raise RuleError(("racks", index), _("each rack must be an object with a player."))
+    errors = [
+        RuleError(at(key), _("is not a rack field.")) for key in sorted(set(rack) - RACK_FIELDS)
+    ]
     player = rack.get("player")
     if isinstance(player, bool) or not isinstance(player, int):
-        errors.append(RuleError(at("player"), "give the player's id."))
+        errors.append(RuleError(at("player"), _("give the player's id.")))
     elif player not in seated:
-        errors.append(RuleError(at("player"), f"player {player} is not seated at this table."))
+        errors.append(
+            RuleError(
+                at("player"),
+                _("player {player} is not seated at this table.").format(player=player),
+            )
+        )
     tiles = rack.get("tiles")
     parsed = None
     if tiles is not None and not isinstance(tiles, str):
-        errors.append(RuleError(at("tiles"), "must be text like 'R5 K13 J'."))
+        errors.append(RuleError(at("tiles"), _("must be text like 'R5 K13 J'.")))
     elif tiles is not None and len(tiles) > MAX_RACK_TEXT:
-        errors.append(RuleError(at("tiles"), f"is longer than {MAX_RACK_TEXT} characters."))
+        errors.append(
+            RuleError(
+                at("tiles"),
+                _("is longer than {max_rack_text} characters.").format(max_rack_text=MAX_RACK_TEXT),
+            )
+        )
     elif tiles is not None:
         parsed = collect(errors, parse_tiles, tiles, field=at("tiles"))
     totals = {
@@ -208,10 +230,20 @@ def _rack_in(index: int, rack: object, seated: Mapping[int, str]) -> RackIn:
     }
     no_meld = rack.get("no_meld")
     if no_meld is not None and not isinstance(no_meld, str):
-        errors.append(RuleError(at("no_meld"), f"{no_meld!r} is not could_not or declined."))
+        errors.append(
+            RuleError(
+                at("no_meld"),
+                _("{no_meld} is not could_not or declined.").format(no_meld=repr(no_meld)),
+            )
+        )
     label = seated.get(player) if isinstance(player, int) else None
     if label:
-        errors = [RuleError(error.path, f"{label}: {error.message}") for error in errors]
+        errors = [
+            RuleError(
+                error.path, _("{label}: {message}").format(label=label, message=error.message)
+            )
+            for error in errors
+        ]
     raise_all(errors)
     return RackIn(
         player=player,  # type: ignore[arg-type]
@@ -233,11 +265,18 @@ def _game_in(
     submission is reported at once."""
     errors: list[RuleError] = []
     if not isinstance(end, str):
-        errors.append(RuleError("end", f"{end!r} is not one of {', '.join(ENDS)}."))
+        errors.append(
+            RuleError(
+                "end",
+                _("{end} is not one of {choices}.").format(end=repr(end), choices=", ".join(ENDS)),
+            )
+        )
     if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int)):
-        errors.append(RuleError("winner", f"{winner!r} is not a player's id."))
+        errors.append(
+            RuleError("winner", _("{winner} is not a player's id.").format(winner=repr(winner)))
+        )
     if not isinstance(racks, Sequence) or isinstance(racks, str | bytes) or not racks:
-        errors.append(RuleError("racks", "list one rack for each seated player."))
+        errors.append(RuleError("racks", _("list one rack for each seated player.")))
         raise_all(errors)
     read = [collect(errors, _rack_in, index, rack, seated) for index, rack in enumerate(racks)]  # type: ignore[arg-type]
     rack_ins = [rack for rack in read if rack is not None]
@@ -249,7 +288,9 @@ def _game_in(
     # A player entered twice is the engine's to name; a missing one only this table knows.
     if missing and not errors and len(entered) == len(rack_ins):
         names = ", ".join(seated[p] for p in missing)
-        errors.append(RuleError("racks", f"no rack for seated player {names}."))
+        errors.append(
+            RuleError("racks", _("no rack for seated player {names}.").format(names=names))
+        )
     raise_all(errors)
     return GameIn(end=end, racks=tuple(rack_ins), winner=winner)  # type: ignore[arg-type]
 
@@ -287,7 +328,7 @@ def result_submit(
         return earlier
     require_open(tournament)
     if isinstance(based_on, bool) or not isinstance(based_on, int) or based_on < 0:
-        raise RuleError("based_on", "give the version this entry replaces (0 for the first).")
+        raise RuleError("based_on", _("give the version this entry replaces (0 for the first)."))
     current = latest_version(game)
     if based_on != current:
         raise ResultConflict(based_on=based_on, current_version=current)
@@ -380,11 +421,12 @@ def result_confirm(*, result: Result, by: User) -> Result:
     if result.status != Result.Status.SUBMITTED:
         raise RuleError(
             (),
-            f"version {result.version} is {result.status}; only a submitted entry can be "
-            "confirmed.",
+            _("version {version} is {status}; only a submitted entry can be confirmed.").format(
+                version=result.version, status=result.status
+            ),
         )
     if result.submitted_by_id == by.pk and not can_organise(by, tournament):
-        raise PermissionDenied("Someone other than who entered the result must confirm it.")
+        raise PermissionDenied(_("Someone other than who entered the result must confirm it."))
     retire_older(game, confirming=True)
     result.status = Result.Status.CONFIRMED
     result.confirmed_by = by
@@ -449,7 +491,12 @@ def penalty_record(
     errors: list[RuleError] = []
     seated = set(game.table.seats.values_list("player_id", flat=True))
     if isinstance(player, bool) or not isinstance(player, int) or player not in seated:
-        errors.append(RuleError("player", f"player {player!r} is not seated at this table."))
+        errors.append(
+            RuleError(
+                "player",
+                _("player {player} is not seated at this table.").format(player=repr(player)),
+            )
+        )
     draws = {
         Penalty.Kind.TIMEOUT: rules.timeout_draw,
         Penalty.Kind.FAILED_MANIPULATION: rules.failed_manipulation_draw,
@@ -457,22 +504,39 @@ def penalty_record(
     }
     if kind not in draws:
         errors.append(
-            RuleError("kind", f"{kind!r} is not timeout, failed_manipulation or sanction.")
+            RuleError(
+                "kind",
+                _("{kind} is not timeout, failed_manipulation or sanction.").format(
+                    kind=repr(kind)
+                ),
+            )
         )
     if kind == Penalty.Kind.SANCTION:
         if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
-            errors.append(RuleError("points", "a sanction needs a whole number of points > 0."))
+            errors.append(RuleError("points", _("a sanction needs a whole number of points > 0.")))
         elif points > MAX_SANCTION_POINTS:
             errors.append(
-                RuleError("points", f"a sanction is at most {MAX_SANCTION_POINTS} points.")
+                RuleError(
+                    "points",
+                    _("a sanction is at most {max_sanction_points} points.").format(
+                        max_sanction_points=MAX_SANCTION_POINTS
+                    ),
+                )
             )
     elif points not in (None, 0):
-        errors.append(RuleError("points", "only a sanction carries points."))
+        errors.append(RuleError("points", _("only a sanction carries points.")))
     if note is None:
         note = ""
     note_length = max_length_of(Penalty, "note")
     if not isinstance(note, str) or len(note) > note_length:
-        errors.append(RuleError("note", f"must be text of at most {note_length} characters."))
+        errors.append(
+            RuleError(
+                "note",
+                _("must be text of at most {note_length} characters.").format(
+                    note_length=note_length
+                ),
+            )
+        )
     raise_all(errors)
     penalty = stamp_history_user(
         Penalty(
@@ -504,7 +568,7 @@ def penalty_void(*, penalty: Penalty, by: User) -> Penalty:
     require(by, tournament, "score", at=table_at(game))
     require_open(tournament)
     if penalty.voided:
-        raise RuleError((), "this penalty is already void.")
+        raise RuleError((), _("this penalty is already void."))
     penalty.voided = True
     penalty.voided_by = by
     penalty.voided_at = timezone.now()

@@ -100,13 +100,19 @@ class RoundConflict(Conflict):
     def __init__(self, *, expected: int, last_round: int) -> None:
         self.last_round = last_round
         if expected == last_round:
-            message = f"round {expected} is already open; nothing new was opened."
-        else:
-            current = f"round {last_round}" if last_round else "no round yet"
-            message = (
-                f"round {expected} is not the next round: the last one open is {current}; "
-                "reload and try again."
+            message = _("round {number} is already open; nothing new was opened.").format(
+                number=expected
             )
+        elif last_round:
+            message = _(
+                "round {number} is not the next round: the last one open is round {last}; "
+                "reload and try again."
+            ).format(number=expected, last=last_round)
+        else:
+            message = _(
+                "round {number} is not the next round: the last one open is no round yet; "
+                "reload and try again."
+            ).format(number=expected)
         super().__init__("number", message, last_round=last_round)
 
 
@@ -126,7 +132,7 @@ def _check_manual_tables(
     draw made them bigger), nobody else."""
     largest = largest or tournament.table_size
     if not isinstance(tables, list) or not tables:
-        raise RuleError("tables", "list the tables, each a list of player ids.")
+        raise RuleError("tables", _("list the tables, each a list of player ids."))
     errors: list[RuleError] = []
     known = dict(tournament.players.values_list("id", "status"))
     seen: set[int] = set()
@@ -134,21 +140,37 @@ def _check_manual_tables(
         if not isinstance(table, list) or any(
             isinstance(p, bool) or not isinstance(p, int) for p in table
         ):
-            errors.append(RuleError("tables", f"table {index}: must be a list of player ids."))
+            errors.append(
+                RuleError(
+                    "tables", _("table {index}: must be a list of player ids.").format(index=index)
+                )
+            )
             continue
         if not 2 <= len(table) <= largest:
             errors.append(
                 RuleError(
                     "tables",
-                    f"table {index}: seats {len(table)} players; a table seats 2 to {largest}.",
+                    _("table {index}: seats {count} players; a table seats 2 to {largest}.").format(
+                        index=index, count=len(table), largest=largest
+                    ),
                 )
             )
         errors += _seat_errors(index, table, known, seen, active)
     missing = [p for p in active if p not in seen]
     if missing:
         names = ", ".join(f"{p} ({active[p].name})" for p in missing[:10])
-        more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
-        errors.append(RuleError("tables", f"present players not seated: {names}{more}."))
+        if len(missing) > 10:
+            message = _("present players not seated: {names} and {more} more.").format(
+                names=names, more=len(missing) - 10
+            )
+        else:
+            message = _("present players not seated: {names}.").format(names=names)
+        errors.append(
+            RuleError(
+                "tables",
+                message,
+            )
+        )
     raise_all(errors)
     return tables  # type: ignore[return-value]
 
@@ -164,15 +186,34 @@ def _seat_errors(
     errors = []
     for pid in table:
         if pid not in known:
-            errors.append(RuleError("tables", f"table {index}: unknown player {pid}."))
+            errors.append(
+                RuleError(
+                    "tables", _("table {index}: unknown player {pid}.").format(index=index, pid=pid)
+                )
+            )
         elif known[pid] != Player.Status.ACTIVE:
-            errors.append(RuleError("tables", f"table {index}: player {pid} has withdrawn."))
+            errors.append(
+                RuleError(
+                    "tables",
+                    _("table {index}: player {pid} has withdrawn.").format(index=index, pid=pid),
+                )
+            )
         elif pid not in present:
             errors.append(
-                RuleError("tables", f"table {index}: player {pid} is checked in as absent.")
+                RuleError(
+                    "tables",
+                    _("table {index}: player {pid} is checked in as absent.").format(
+                        index=index, pid=pid
+                    ),
+                )
             )
         elif pid in seen:
-            errors.append(RuleError("tables", f"table {index}: player {pid} is seated twice."))
+            errors.append(
+                RuleError(
+                    "tables",
+                    _("table {index}: player {pid} is seated twice.").format(index=index, pid=pid),
+                )
+            )
         seen.add(pid)
     return errors
 
@@ -258,15 +299,17 @@ def _fixed_tables(
     for table, players in sorted(by_table.items()):
         names = ", ".join(f"#{p.number} {p.name}" for p in players)
         if table > len(sizes):
-            message = (
-                f"{names}: fixed to table {table}, but round {number} seats {len(active)} "
-                f"players at {len(sizes)} tables; change the fixed table."
+            message = _(
+                "{names}: fixed to table {table}, but round {number} seats {players} "
+                "players at {tables} tables; change the fixed table."
+            ).format(
+                names=names, table=table, number=number, players=len(active), tables=len(sizes)
             )
         elif len(players) > sizes[table - 1]:
-            message = (
-                f"{names}: all fixed to table {table}, which seats {sizes[table - 1]} in round "
-                f"{number}; change a fixed table."
-            )
+            message = _(
+                "{names}: all fixed to table {table}, which seats {seats} in round "
+                "{number}; change a fixed table."
+            ).format(names=names, table=table, seats=sizes[table - 1], number=number)
         else:
             continue
         errors.append(RuleError("fixed_table", message))
@@ -396,7 +439,7 @@ def round_open(
     require_open(tournament)
     returned = method != Round.Method.MANUAL and tables is not None and seed is not None
     if returned and number is None:
-        raise RuleError("number", "send the previewed draw back with its round number.")
+        raise RuleError("number", _("send the previewed draw back with its round number."))
     number = _next_number(tournament, number)
     stage = _round_stage(tournament, stage)
     _require_results_or_anyway(tournament, number, open_anyway, stage)
@@ -509,15 +552,16 @@ def _require_results_or_anyway(
     the organiser said to open anyway: a player of an unfinished table would be seated in
     two rounds at once."""
     if not isinstance(open_anyway, bool):
-        raise RuleError("open_anyway", "must be true or false.")
+        raise RuleError("open_anyway", _("must be true or false."))
     if open_anyway:
         return
     gaps = round_results_missing(tournament, number, stage)
     if gaps:
         raise Conflict(
             "open_anyway",
-            "; ".join(gap.sentence for gap in gaps)
-            + f". Say 'open anyway' to open round {number} all the same.",
+            _("{gaps}. Say 'open anyway' to open round {number} all the same.").format(
+                gaps="; ".join(gap.sentence for gap in gaps), number=number
+            ),
             missing_results=[gap.sentence for gap in gaps],
         )
 
@@ -545,14 +589,16 @@ def _seating(
     active = _players_to_seat(tournament, number, stage)
     if len(active) < 2:
         raise RuleError(
-            "method", "at least two present players are needed to open a round (check-in)."
+            "method", _("at least two present players are needed to open a round (check-in).")
         )
     returned = method != Round.Method.MANUAL and tables is not None
     if returned and seed is None:
         raise RuleError(
             "tables",
-            f"'{method}' seating draws the tables itself; leave them out, or send back a "
-            "previewed draw with its seed.",
+            _(
+                "'{method}' seating draws the tables itself; leave them out, or send back a "
+                "previewed draw with its seed."
+            ).format(method=method),
         )
     if seed is None:
         seed = secrets.randbelow(2**31)
@@ -662,10 +708,13 @@ def _planned(
     """Round `number` of the stored plan; planned (again) when there is none yet or the
     active players changed since — the rounds played stay as the new plan's history."""
     if tournament.rounds_planned is None:
-        raise RuleError("method", "a planned schedule needs the tournament's rounds_planned.")
+        raise RuleError("method", _("a planned schedule needs the tournament's rounds_planned."))
     if number > tournament.rounds_planned:
         raise RuleError(
-            "method", f"all {tournament.rounds_planned} planned rounds are open; use random."
+            "method",
+            _("all {rounds_planned} planned rounds are open; use random.").format(
+                rounds_planned=tournament.rounds_planned
+            ),
         )
     plan = SeatingPlan.objects.filter(tournament=tournament).first()
     planned = plan.tables_for(number, players) if plan else None
@@ -741,15 +790,22 @@ def _seats_of(round_: Round, player_a: object, player_b: object) -> tuple[Seat, 
     seats: dict[str, Seat] = {}
     for field, pid in (("player_a", player_a), ("player_b", player_b)):
         if isinstance(pid, bool) or not isinstance(pid, int):
-            errors.append(RuleError(field, "choose a player."))
+            errors.append(RuleError(field, _("choose a player.")))
             continue
         seat = Seat.objects.select_related("player").filter(round=round_, player_id=pid).first()
         if seat is None:
-            errors.append(RuleError(field, f"player {pid} has no seat in round {round_.number}."))
+            errors.append(
+                RuleError(
+                    field,
+                    _("player {pid} has no seat in round {number}.").format(
+                        pid=pid, number=round_.number
+                    ),
+                )
+            )
         else:
             seats[field] = seat
     if not errors and player_a == player_b:
-        errors.append(RuleError("player_b", "choose two different players."))
+        errors.append(RuleError("player_b", _("choose two different players.")))
     raise_all(errors)
     return seats["player_a"], seats["player_b"]
 
@@ -771,7 +827,9 @@ def seat_swap(*, round_: Round, by: User, player_a: object, player_b: object) ->
     # The tournament row lock makes a result entered at the same moment wait for the swap
     # (and then see the new seats) or land first (and then the swap is refused below).
     if Result.objects.filter(game__table_id__in={a.table_id, b.table_id}).exists():
-        raise RuleError((), "a game at these tables already has a result; seats stay as they are.")
+        raise RuleError(
+            (), _("a game at these tables already has a result; seats stay as they are.")
+        )
     # Delete, then create: swapping the players in place would break the one-seat-per-round
     # and one-player-per-position constraints half-way through.
     swapped = [(a, b.player), (b, a.player)]
@@ -793,20 +851,26 @@ def round_cancel_refusal(round_: Round) -> str | None:
     a voided one). The confirmation page asks this before it offers the button."""
     last = Round.objects.filter(tournament=round_.tournament_id).aggregate(top=Max("number"))
     if round_.number != last["top"]:
-        return (
-            f"round {round_.number} is not the last round (round {last['top']} is); only the "
+        return _(
+            "round {number} is not the last round (round {last} is); only the "
             "last round can be cancelled."
+        ).format(number=round_.number, last=last["top"])
+    results = _tables_of(Result.objects.filter(game__table__round=round_))
+    penalties = _tables_of(Penalty.objects.filter(game__table__round=round_))
+    facts = {"number": round_.number}
+    if results and penalties:
+        return _(
+            "round {number} has results at {results} and penalties at {penalties}; "
+            "it cannot be cancelled."
+        ).format(**facts, results=tables_phrase(results), penalties=tables_phrase(penalties))
+    if results:
+        return _("round {number} has results at {tables}; it cannot be cancelled.").format(
+            **facts, tables=tables_phrase(results)
         )
-    played = [
-        f"{what} at {tables_phrase(tables)}"
-        for what, tables in (
-            ("results", _tables_of(Result.objects.filter(game__table__round=round_))),
-            ("penalties", _tables_of(Penalty.objects.filter(game__table__round=round_))),
+    if penalties:
+        return _("round {number} has penalties at {tables}; it cannot be cancelled.").format(
+            **facts, tables=tables_phrase(penalties)
         )
-        if tables
-    ]
-    if played:
-        return f"round {round_.number} has {' and '.join(played)}; it cannot be cancelled."
     return None
 
 
@@ -828,7 +892,9 @@ def round_cancel(*, round_: Round, by: User) -> None:
     # Read again under the lock: a second click waited for the first, which cancelled it.
     current = Round.objects.filter(pk=round_.pk).first()
     if current is None:
-        raise Conflict("round", f"round {round_.number} was cancelled already.")
+        raise Conflict(
+            "round", _("round {number} was cancelled already.").format(number=round_.number)
+        )
     round_ = current
     refusal = round_cancel_refusal(round_)
     if refusal is not None:
@@ -877,10 +943,13 @@ def round_clock_set(*, round_: Round, by: User, minutes: object) -> Round:
         round_.ends_at = None
     else:
         if isinstance(minutes, bool) or not isinstance(minutes, int):
-            raise RuleError("minutes", "give the minutes as a whole number.")
+            raise RuleError("minutes", _("give the minutes as a whole number."))
         if not 1 <= minutes <= ROUND_CLOCK_MAX_MINUTES:
             raise RuleError(
-                "minutes", f"give between 1 and {ROUND_CLOCK_MAX_MINUTES} minutes (0 stops it)."
+                "minutes",
+                _("give between 1 and {round_clock_max_minutes} minutes (0 stops it).").format(
+                    round_clock_max_minutes=ROUND_CLOCK_MAX_MINUTES
+                ),
             )
         round_.ends_at = timezone.now() + timedelta(minutes=minutes)
     round_.save(update_fields=["ends_at"])

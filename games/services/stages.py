@@ -10,7 +10,9 @@ Terms (see `tournaments.models`: stage, cut, carried):
   the last stage commits no cut.
 
 Rules decided here (RULES.md is silent):
-* The cut ranks active players only: a withdrawn player never goes on.
+* The cut ranks active players only: a withdrawn player never goes on. A next stage
+  limited to a division (`Stage.division`) cuts from that division's players only, by
+  their places in the whole stage's standings (the lot and ties as for any cut).
 * The cut's lot (ties `lot`) is `scoring.standings.lot_draw` seeded with
   "<tournament id>:<slug>:stage<number>", fixed for the stage: the preview and the commit
   draw the same lot.
@@ -65,11 +67,12 @@ from scoring.stages import (
     race,
     race_order,
 )
-from scoring.standings import StandingRow
+from scoring.standings import StandingRow, rerank
 from tournaments.events import pages_changed
 from tournaments.lifecycle import require_open
 from tournaments.models import Player, Round, Stage, StageEntry, Tournament
 from tournaments.permissions import User, require
+from tournaments.selectors import division_members
 from tournaments.services.stages import next_stage_number
 from tournaments.services.validation import stamp_history_user, text
 
@@ -108,6 +111,17 @@ def stage_rows(stage: Stage, race_view: RaceView | None = None) -> list[StageRow
     return ranked + [row for row in rows if row.player.id not in seen]
 
 
+def rows_within(rows: list[StageRow], members: set[int]) -> list[StageRow]:
+    """A division's part of a stage's standings, in their order, ranked again 1..n
+    (`scoring.standings.rerank`, as the tournament's standings by division)."""
+    kept = [row for row in rows if row.player.id in members]
+    ranks = rerank([row.rank for row in kept])
+    return [
+        StageRow(rank, row.player, row.carried, row.metrics, row.race_wins)
+        for row, rank in zip(kept, ranks, strict=True)
+    ]
+
+
 def _stage_rows(stage: Stage) -> list[StageRow]:
     tournament = stage.tournament
     entries = {
@@ -128,6 +142,9 @@ def _stage_rows(stage: Stage) -> list[StageRow]:
         stage=StageFilter(stage.pk, stage.number == 1),
         ranking=stage.ranking,
         carried=entries,
+        # An imported tournament's players keep the lot the original site drew, here as
+        # in the overall standings (the same ties break the same way in every stage).
+        lots={p.id: p.lot for p in players.values() if p.lot is not None},
     )
     return [_row(row, players, entries) for row in rows]
 
@@ -167,7 +184,7 @@ class CutPreview:
         by_id = {r.player.id: r.player for r in self.rows}
         tie = self.result.tie
         names = ", ".join(f"{by_id[p].name} (#{by_id[p].number})" for p in tie.players)
-        return f"{tie.sentence()}: {names}"
+        return _("{tie}: {players}").format(tie=tie.sentence(), players=names)
 
 
 def _stage_rounds(stage: Stage):
@@ -183,10 +200,11 @@ def stage_cut_preview(stage: Stage) -> CutPreview:
     rows = stage_rows(stage)
     if next_stage is None:
         return CutPreview(stage, None, rows, None)
+    members = division_members(next_stage.division) if next_stage.division_id else None
     ranked = [
         Ranked(r.player.id, r.rank, r.metrics["score"])
         for r in rows
-        if r.player.status == Player.Status.ACTIVE
+        if r.player.status == Player.Status.ACTIVE and (members is None or r.player.id in members)
     ]
     result = cut(
         ranked,
@@ -204,7 +222,7 @@ def _expected(value: object) -> list[int]:
     if not isinstance(value, list) or any(
         isinstance(p, bool) or not isinstance(p, int) for p in value
     ):
-        raise RuleError("expected_entrants", "must be the list of the previewed entrants' ids.")
+        raise RuleError("expected_entrants", _("must be the list of the previewed entrants' ids."))
     return value
 
 
@@ -226,7 +244,7 @@ def stage_close(*, stage: Stage, by: User, expected_entrants: object) -> CutPrev
         if preview.result is not None and sorted(expected) != sorted(preview.result.entrants):
             raise Conflict(
                 "expected_entrants",
-                "the standings changed since the preview: look at the cut again.",
+                _("the standings changed since the preview: look at the cut again."),
                 entrants=list(preview.result.entrants),
             )
         if preview.next_stage is not None and preview.result is not None:
@@ -247,16 +265,18 @@ def stage_close(*, stage: Stage, by: User, expected_entrants: object) -> CutPrev
 
 
 def _require_closable(stage: Stage, tournament: Tournament) -> None:
-    where = f"stage {stage.number} ({stage.name})"
+    where = _("stage {number} ({name})").format(number=stage.number, name=stage.name)
     if stage.status == Stage.Status.CLOSED:
-        raise Conflict("stage", f"{where} is closed already.")
+        raise Conflict("stage", _("{where} is closed already.").format(where=where))
     if not _stage_rounds(stage).exists():
-        raise Conflict("stage", f"{where} has no round yet.")
+        raise Conflict("stage", _("{where} has no round yet.").format(where=where))
     gaps = round_results_missing(tournament, EVERY_ROUND, stage)
     if gaps:
         raise Conflict(
             "stage",
-            f"{where} cannot close: " + "; ".join(gap.sentence for gap in gaps) + ".",
+            _("{stage} cannot close: {gaps}.").format(
+                stage=where, gaps="; ".join(gap.sentence for gap in gaps)
+            ),
             missing_results=[gap.sentence for gap in gaps],
         )
 

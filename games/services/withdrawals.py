@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.errors import Conflict, RuleError
 from scoring.game import score_forfeit
@@ -80,28 +82,44 @@ def _label(player: Player) -> str:
 
 def _game_list(games: Sequence[Game]) -> str:
     numbers = [str(game.number) for game in games]
-    return ("game " if len(numbers) == 1 else "games ") + ", ".join(numbers)
+    return ngettext("game {numbers}", "games {numbers}", len(numbers)).format(
+        numbers=", ".join(numbers)
+    )
 
 
 def _check_choice(unplayed: object, seat: Seat | None, games: list[Game]) -> None:
     choices = ", ".join(Absence.values)
     if unplayed is not None and unplayed not in Absence.values:
-        raise RuleError("unplayed", f"{unplayed!r} is not one of {choices}.")
+        raise RuleError(
+            "unplayed",
+            _("{unplayed} is not one of {choices}.").format(
+                unplayed=repr(unplayed), choices=choices
+            ),
+        )
     if seat is None or not games:
         return
-    where = f"table {seat.table.number} of round {seat.round.number}"
+    where = _("table {table} of round {round}").format(
+        table=seat.table.number, round=seat.round.number
+    )
     if unplayed is None:
         raise RuleError(
             "unplayed",
-            f"{_label(seat.player)} sits at {where} with {_game_list(games)} unplayed; "
-            f"say what happens to them: {choices}.",
+            _(
+                "{label} sits at {where} with {game_list} unplayed; say what happens to them: "
+                "{choices}."
+            ).format(
+                label=_label(seat.player), where=where, game_list=_game_list(games), choices=choices
+            ),
         )
     if unplayed == Absence.PLAYS_ON:
         others = seat.table.seats.exclude(pk=seat.pk).filter(absent_from__isnull=True).count()
         if others < 2:
             raise RuleError(
                 "unplayed",
-                f"only {others} player would be left at {where}; a game needs two: choose forfeit.",
+                _(
+                    "only {others} player would be left at {where}; a game needs two: "
+                    "choose forfeit."
+                ).format(others=others, where=where),
             )
 
 
@@ -116,7 +134,7 @@ def player_withdraw(*, player: Player, by: User, unplayed: object = None) -> Wit
     player = Player.objects.select_for_update().get(pk=player.pk)
     player.tournament = tournament
     if player.status == Player.Status.WITHDRAWN:
-        raise RuleError("player", f"{_label(player)} has already withdrawn.")
+        raise RuleError("player", _("{label} has already withdrawn.").format(label=_label(player)))
     seat, games = open_seat(player)
     _check_choice(unplayed, seat, games)
     done = Withdrawal(player=player, seat=seat if games else None, games=games)
@@ -209,27 +227,30 @@ def game_forfeit(*, game: Game | int, by: User, player: object, based_on: object
     require(by, tournament, "organise")
     require_open(tournament)
     if isinstance(based_on, bool) or not isinstance(based_on, int) or based_on < 0:
-        raise RuleError("based_on", "give the version this entry replaces (0 for the first).")
+        raise RuleError("based_on", _("give the version this entry replaces (0 for the first)."))
     seats = {seat.player_id: seat for seat in game.table.seats.select_related("player")}
     if isinstance(player, bool) or not isinstance(player, int) or player not in seats:
         raise RuleError(
             "player",
-            f"player {player!r} is not seated at table {game.table.number} "
-            f"of round {game.table.round.number}.",
+            _("player {player} is not seated at table {table} of round {round}.").format(
+                player=repr(player), table=game.table.number, round=game.table.round.number
+            ),
         )
-    where = f"game {game.number} at table {game.table.number}"
+    where = _("game {game} at table {table}").format(game=game.number, table=game.table.number)
     played = game.results.filter(status__in=PLAYED).order_by("-version").first()
     if played is not None:
         raise Conflict(
             "game",
-            f"{where} already has a result (version {played.version}, {played.status}); "
-            "it was played: correct its result instead of forfeiting it.",
+            _(
+                "{where} already has a result (version {version}, {status}); it was played: "
+                "correct its result instead of forfeiting it."
+            ).format(where=where, version=played.version, status=played.status),
         )
     current = latest_version(game)
     if based_on != current:
         raise ResultConflict(based_on=based_on, current_version=current)
     if len(_present_in_play_order(game, _absent_in(game, player))) < 1:
-        raise RuleError("player", f"nobody would be left to play {where}.")
+        raise RuleError("player", _("nobody would be left to play {where}.").format(where=where))
     result = _store_forfeit(game, by, tournament, extra=player)
     results_changed(tournament)
     return result

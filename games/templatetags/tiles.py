@@ -15,11 +15,22 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scoring.errors import RuleError
 from scoring.tiles import COLOUR_NAMES, parse_tile
 
 register = template.Library()
+
+# A chip's title, one whole message per colour (a colour's name may change form beside
+# a number); the CSS class keeps the English name of scoring.tiles.COLOUR_NAMES.
+_TITLES = {
+    "B": gettext_lazy("blue %(number)s"),
+    "R": gettext_lazy("red %(number)s"),
+    "O": gettext_lazy("orange %(number)s"),
+    "K": gettext_lazy("black %(number)s"),
+}
 
 
 def _chip(token: str) -> tuple[str, str, str, str]:
@@ -27,13 +38,15 @@ def _chip(token: str) -> tuple[str, str, str, str]:
     try:
         tile = parse_tile(token)
     except RuleError:
-        return "tile tile-bare", "not a tile", "", token
+        return "tile tile-bare", _("not a tile"), "", token
     if tile.is_joker:
-        return "tile tile-joker", "joker", "", str(tile)
+        return "tile tile-joker", _("joker"), "", str(tile)
     if tile.colour is None:
-        return "tile tile-bare", f"{tile.number}, colour not noted", "", str(tile)
+        title = _("%(number)s, colour not noted") % {"number": tile.number}
+        return "tile tile-bare", title, "", str(tile)
     name = COLOUR_NAMES[tile.colour]
-    return f"tile tile-{name}", f"{name} {tile.number}", tile.colour, str(tile.number)
+    title = _TITLES[tile.colour] % {"number": tile.number}
+    return f"tile tile-{name}", title, tile.colour, str(tile.number)
 
 
 def _chip_html(css: str, title: str, letter: str, rest: str) -> SafeString:

@@ -11,9 +11,12 @@ Terms:
   answer is kept in the shared cache (`config.page_cache` serves it without touching the
   database). A signed-in reader's page names them and shows their links: `private`,
   and the ETag names the user, their role and (a digest of) their CSRF token.
-* variant — what a page's wording may depend on besides its address: the
-  Accept-Language header and the language cookie (the same page in another language
-  is another variant, with another ETag and its own cache entry).
+* variant — what a page's wording may depend on besides its address: the language it is
+  rendered in, resolved from the language cookie, else the Accept-Language header, else
+  the site's default, as `LocaleMiddleware` resolves it. Every header that resolves to one
+  language shares one cache entry and one ETag (`nl-NL,nl;q=0.9` and `nl` are one
+  variant); another language is another variant, with another ETag and its own cache
+  entry, so a validator of one language never earns a 304 in another.
 * fragment cache — the rendered standings table, kept in the shared cache under a key
   that holds the page state's tag: a new standings version is a new key, so a moved
   version never serves the old table (the old entries expire on their own).
@@ -31,6 +34,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
+from django.utils.translation import get_language_from_request
 from redis.exceptions import RedisError
 
 from tournaments.events import page_generation
@@ -50,10 +54,10 @@ VALIDATOR_HEADERS = ("ETag", "Last-Modified", "Cache-Control", "Vary")
 
 
 def variant(request: HttpRequest) -> str:
-    return "{}|{}".format(
-        request.META.get("HTTP_ACCEPT_LANGUAGE", ""),
-        request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""),
-    )
+    """The language this request's page is rendered in. Resolved from the request alone
+    (cookie, header), so `config.page_cache` can ask before the session and locale
+    middleware have run; both of Django's lookups behind it are memoised."""
+    return get_language_from_request(request)
 
 
 def _digest(text: str) -> str:

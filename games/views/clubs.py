@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.formats import date_format
 from django.views.decorators.http import require_GET
 
 from scoring.ratings import NEW
@@ -52,7 +53,8 @@ def member_detail(request: HttpRequest, club_slug: str, member_id: int) -> HttpR
     after_event: dict[int, tuple[str, int]] = {}
     for change in history:
         tournament = change.game.table.round.tournament
-        label = tournament.starts_on.strftime("%-d %b") if tournament.starts_on else tournament.slug
+        starts = tournament.starts_on
+        label = date_format(starts, "MONTH_DAY_FORMAT") if starts else tournament.slug
         after_event[tournament.pk] = (label, change.shown)
     points = list(after_event.values())
     return render(

@@ -28,6 +28,8 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.errors import RuleError
@@ -101,7 +103,7 @@ def table_entry(
         )
         action = ACTIONS.get(request.POST.get("action", ""))
         if posted is None or action is None:
-            raise Http404("No such game or action.")
+            raise Http404(_("No such game or action."))
         response, shown = action(request, tournament, table_, posted, seats)
         if response is not None:
             return response
@@ -192,10 +194,15 @@ def _submit_result(
     except RuleError as error:
         entry.add_rule_errors(error)
         return None, {"entry": entry}
-    saved = "was saved already" if result.replayed else "saved"
+    if result.replayed:
+        words = _("Game {number}: version {version} was saved already ({status}).")
+    else:
+        words = _("Game {number}: version {version} saved ({status}).")
     messages.success(
         request,
-        f"Game {game.number}: version {result.version} {saved} ({result.get_status_display()}).",
+        words.format(
+            number=game.number, version=result.version, status=result.get_status_display()
+        ),
     )
     following = _next_unentered(table, game.number)
     return redirect(_table_url(tournament, table, following)), {}
@@ -211,7 +218,12 @@ def _record_penalty(
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, f"Game {game.number}: {_penalty_text(penalty)} recorded.")
+            messages.success(
+                request,
+                _("Game {number}: {penalty} recorded.").format(
+                    number=game.number, penalty=_penalty_text(penalty)
+                ),
+            )
             return redirect(_table_url(tournament, table, game)), {}
     return None, {"penalty_form": form}
 
@@ -225,18 +237,41 @@ def _void_penalty(
     except RuleError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"Game {game.number}: {_penalty_text(penalty)} voided.")
+        messages.success(
+            request,
+            _("Game {number}: {penalty} voided.").format(
+                number=game.number, penalty=_penalty_text(penalty)
+            ),
+        )
     return redirect(_table_url(tournament, table, game)), {}
 
 
 ACTIONS = {"result": _submit_result, "penalty": _record_penalty, "void": _void_penalty}
 
 
+# A penalty's kind as a message names it, without the label's explanation in brackets.
+_PENALTY_WORDS = {
+    Penalty.Kind.TIMEOUT: gettext_lazy("timeout"),
+    Penalty.Kind.FAILED_MANIPULATION: gettext_lazy("failed manipulation"),
+    Penalty.Kind.SANCTION: gettext_lazy("referee sanction"),
+}
+
+
 def _penalty_text(penalty: Penalty) -> str:
-    what = penalty.get_kind_display().split(" (")[0].lower()
-    extra = f", {penalty.points} points" if penalty.points else ""
-    extra += f", draws {penalty.tiles_drawn}" if penalty.tiles_drawn else ""
-    return f"{what} for {penalty.player.name}{extra}"
+    """ "timeout for Ada, draws 1", "referee sanction for Bo, 10 points"."""
+    facts = {
+        "penalty": _PENALTY_WORDS.get(penalty.kind, penalty.kind),
+        "player": penalty.player.name,
+        "points": penalty.points,
+        "tiles": penalty.tiles_drawn,
+    }
+    if penalty.points and penalty.tiles_drawn:
+        return _("{penalty} for {player}, {points} points, draws {tiles}").format(**facts)
+    if penalty.points:
+        return _("{penalty} for {player}, {points} points").format(**facts)
+    if penalty.tiles_drawn:
+        return _("{penalty} for {player}, draws {tiles}").format(**facts)
+    return _("{penalty} for {player}").format(**facts)
 
 
 # --- the turn timer ------------------------------------------------------------------------
@@ -261,7 +296,7 @@ def table_timer(
         (g for g in games if g.number not in done), games[-1] if games else None
     )
     if game is None:
-        raise Http404("This table has no games.")
+        raise Http404(_("This table has no games."))
     start = next((i for i, s in enumerate(seats) if s.position == game.starter_position), 0)
     order = seats[start:] + seats[:start]  # turns go round from the starter
     used = dict(Extension.objects.filter(game=game).values_list("player_id", "used"))
@@ -336,10 +371,14 @@ def timeout_record(
             kind="timeout",
         )
     except RuleError as error:
-        answer = {"text": f"Not recorded: {error}", "ok": False, "kind": "timeout"}
+        answer = {
+            "text": _("Not recorded: {problem}").format(problem=error),
+            "ok": False,
+            "kind": "timeout",
+        }
     else:
         answer = {
-            "text": f"Recorded: {_penalty_text(penalty)}.",
+            "text": _("Recorded: {penalty}.").format(penalty=_penalty_text(penalty)),
             "ok": True,
             "kind": "timeout",
             "penalty": penalty,
@@ -368,9 +407,17 @@ def timeout_undo(
     try:
         penalty_void(penalty=penalty, by=request.user)
     except RuleError as error:
-        answer = {"text": f"Not undone: {error}", "ok": False, "kind": "undo"}
+        answer = {
+            "text": _("Not undone: {problem}").format(problem=error),
+            "ok": False,
+            "kind": "undo",
+        }
     else:
-        answer = {"text": f"Undone: {_penalty_text(penalty)}.", "ok": True, "kind": "undo"}
+        answer = {
+            "text": _("Undone: {penalty}.").format(penalty=_penalty_text(penalty)),
+            "ok": True,
+            "kind": "undo",
+        }
     return _timer_answer(request, tournament, table_, game_, answer)
 
 
@@ -392,16 +439,23 @@ def extension_record(
     try:
         extension = extension_add(game=game_, by=request.user, player=player, step=step)
     except RuleError as error:
-        answer = {"text": f"Not recorded: {error.message}", "ok": False, "kind": "extension"}
+        answer = {
+            "text": _("Not recorded: {problem}").format(problem=error.message),
+            "ok": False,
+            "kind": "extension",
+        }
     else:
         name = next(
             (s.player.name for s in table_.seats.select_related("player") if s.player_id == player),
             "?",
         )
-        taken = "taken" if step > 0 else "taken back"
+        facts = {"name": name, "used": extension.used, "most": MAX_EXTENSIONS, "game": game_.number}
+        if step > 0:
+            words = _("Extension taken: {name} has used {used} of {most} in game {game}.")
+        else:
+            words = _("Extension taken back: {name} has used {used} of {most} in game {game}.")
         answer = {
-            "text": f"Extension {taken}: {name} has used {extension.used} of "
-            f"{MAX_EXTENSIONS} in game {game_.number}.",
+            "text": words.format(**facts),
             "ok": True,
             "kind": "extension",
             "step": step,
@@ -428,7 +482,10 @@ def rack_value(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     )
     try:
         if len(text) > MAX_RACK_TEXT:
-            raise RuleError("tiles", f"at most {MAX_RACK_TEXT} characters.")
+            raise RuleError(
+                "tiles",
+                _("at most {most} characters.").format(most=MAX_RACK_TEXT),
+            )
         tiles = parse_tiles(text)
         check_availability([tiles])
     except RuleError as error:

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
 from scoring.errors import RuleError
 from tournaments.web import add_rule_errors
@@ -27,6 +28,8 @@ def event_file_import_page(request: HttpRequest) -> HttpResponse:
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, f"{tournament.name} is imported; you organise it.")
+            messages.success(
+                request, _("{name} is imported; you organise it.").format(name=tournament.name)
+            )
             return redirect("tournament-detail", slug=tournament.slug)
     return render(request, "games/event_file_import.html", {"form": form})

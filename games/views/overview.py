@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
@@ -53,16 +54,20 @@ def confirm_result(request: HttpRequest, tournament: Tournament, pk: int) -> Htt
         pk=pk,
         game__table__round__tournament=tournament,
     )
-    where = f"Round {result.game.table.round.number}, table {result.game.table.number}, game "
-    where += f"{result.game.number}, version {result.version}"
+    where = _("Round {round}, table {table}, game {game}, version {version}").format(
+        round=result.game.table.round.number,
+        table=result.game.table.number,
+        game=result.game.number,
+        version=result.version,
+    )
     try:
         result_confirm(result=result, by=request.user)
     except PermissionDenied as denied:
-        messages.error(request, f"{where}: {denied}")
+        messages.error(request, _("{where}: {denied}").format(where=where, denied=denied))
     except RuleError as error:
-        messages.error(request, f"{where}: {error}")
+        messages.error(request, _("{where}: {error}").format(where=where, error=error))
     else:
-        messages.success(request, f"{where} confirmed.")
+        messages.success(request, _("{where} confirmed.").format(where=where))
     return redirect("confirm-queue", slug=tournament.slug)
 
 

@@ -17,6 +17,8 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from scoring.errors import RuleError
 from scoring.game import forfeit_charge
@@ -74,7 +76,9 @@ def _player_rows(player: Player) -> tuple[list[dict[str, Any]], list[tuple[str, 
     cumulative, total = [], 0
     for round_number in sorted(by_round):
         total += by_round[round_number]
-        cumulative.append((f"R{round_number}", total))
+        cumulative.append(
+            (pgettext("round, short", "R{number}").format(number=round_number), total)
+        )
     return rows, cumulative
 
 
@@ -104,11 +108,13 @@ def forfeit_rule_text(tournament: Tournament) -> str:
     """The tournament's forfeit rule in words, with its charge (`scoring.game`)."""
     charge = forfeit_charge(tournament.rule_set)
     if tournament.forfeit_rule == Tournament.ForfeitRule.SHARED:
-        return (
-            f"Forfeit: the absent seat scores -{charge}; the players present all win the "
-            f"game and share the {charge} points."
-        )
-    return f"Forfeit: the absent seat scores -{charge}; the players present score 0."
+        return _(
+            "Forfeit: the absent seat scores -{charge}; the players present all win the "
+            "game and share the {charge} points."
+        ).format(charge=charge)
+    return _("Forfeit: the absent seat scores -{charge}; the players present score 0.").format(
+        charge=charge
+    )
 
 
 @tournament_page("organise")
@@ -133,7 +139,10 @@ def player_withdraw_page(
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, f"#{player.number} {player.name} is withdrawn.")
+            messages.success(
+                request,
+                _("#{number} {name} is withdrawn.").format(number=player.number, name=player.name),
+            )
             return redirect("tournament-players", slug=tournament.slug)
     return render(
         request,
@@ -143,6 +152,8 @@ def player_withdraw_page(
             "player": player,
             "seat": seat if asks else None,
             "games": games,
+            # The numbers as one list, so the template's sentence about them is one message.
+            "game_numbers": [game.number for game in games],
             "form": form,
         },
         status=400 if form.errors else 200,

@@ -29,12 +29,13 @@ from django.contrib.staticfiles import finders
 from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.utils.timezone import localtime
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 from weasyprint import CSS, HTML
 
@@ -178,10 +179,14 @@ def round_clock(request: HttpRequest, tournament: Tournament, round_number: int)
             if round_.ends_at:
                 messages.success(
                     request,
-                    f"Round {round_.number} clock runs until {localtime(round_.ends_at):%H:%M}.",
+                    _("Round {number} clock runs until {time}.").format(
+                        number=round_.number, time=f"{localtime(round_.ends_at):%H:%M}"
+                    ),
                 )
             else:
-                messages.success(request, f"Round {round_.number} clock stopped.")
+                messages.success(
+                    request, _("Round {number} clock stopped.").format(number=round_.number)
+                )
             return redirect("round-detail", slug=tournament.slug, round_number=round_.number)
     return render_round(request, tournament, round_, clock_form=form)
 
@@ -256,7 +261,7 @@ def _on_preview(request: HttpRequest, tournament: Tournament, action: str) -> Ht
     carried = RoundDrawForm(request.POST)
     carried.is_valid()
     if any(name in carried.errors for name in ("method", "seed", "number", "draw")):
-        messages.error(request, "The previewed draw could not be read; preview it again.")
+        messages.error(request, _("The previewed draw could not be read; preview it again."))
         return redirect("round-open", slug=tournament.slug)
     data = carried.cleaned_data
     draw = {
@@ -272,7 +277,7 @@ def _on_preview(request: HttpRequest, tournament: Tournament, action: str) -> Ht
             round_ = services.round_open(
                 **draw, tables=tables, seed=seed, open_anyway=data["open_anyway"]
             )
-            messages.success(request, f"Round {round_.number} is open.")
+            messages.success(request, _("Round {number} is open.").format(number=round_.number))
             return redirect("round-detail", slug=tournament.slug, round_number=round_.number)
         if action == "redraw":
             preview = services.round_draw(**draw)
@@ -344,7 +349,12 @@ def _preview_page(
             "stage": preview.stage.number if preview.stage else None,
         },
         seats=[
-            (pid, f"#{players[pid].number} {players[pid].name} (table {t + 1}, seat {s + 1})")
+            (
+                pid,
+                _("#{number} {name} (table {table}, seat {seat})").format(
+                    number=players[pid].number, name=players[pid].name, table=t + 1, seat=s + 1
+                ),
+            )
             for t, table in enumerate(preview.tables)
             for s, pid in enumerate(table)
         ],
@@ -384,7 +394,7 @@ def seat_swap(request: HttpRequest, tournament: Tournament, round_number: int) -
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, "Seats swapped.")
+            messages.success(request, _("Seats swapped."))
             return redirect("round-detail", slug=tournament.slug, round_number=round_.number)
     return render_round(request, tournament, round_, swap_form=form)
 
@@ -402,7 +412,9 @@ def round_cancel(request: HttpRequest, tournament: Tournament, round_number: int
             if tournament.rounds.filter(pk=round_.pk).exists():
                 return redirect("round-detail", slug=tournament.slug, round_number=round_.number)
         else:
-            messages.success(request, f"Round {round_.number} is cancelled.")
+            messages.success(
+                request, _("Round {number} is cancelled.").format(number=round_.number)
+            )
         return redirect("tournament-detail", slug=tournament.slug)
     return render(
         request,
@@ -419,7 +431,12 @@ def _qr_svg(url: str, table_number: int) -> str:
     code = segno.make(url, error="m")
     # segno writes the SVG itself; the only text in it is our own URL and title.
     return mark_safe(
-        code.svg_inline(scale=4, border=2, omitsize=True, title=f"Table {table_number} entry")
+        code.svg_inline(
+            scale=4,
+            border=2,
+            omitsize=True,
+            title=_("Table {number} entry").format(number=table_number),
+        )
     )
 
 
@@ -492,7 +509,7 @@ def round_sheets_pdf(
     round_ = get_object_or_404(tournament.rounds, number=round_number)
     paper = request.GET.get("paper", "a4")
     if paper not in PAPERS:
-        raise Http404("Paper is a4 or letter.")
+        raise Http404(_("Paper is a4 or letter."))
     html = render_to_string(
         "games/sheets_pdf.html", _sheets(request, tournament, round_), request=request
     )
@@ -530,9 +547,12 @@ def table_links_revoke(
         tables = ", ".join(str(link.table_number) for link in links)
         messages.success(
             request,
-            f"Table link{pluralize(len(links))} of table{pluralize(len(links))} {tables} "
-            "revoked: print the new sheets.",
+            ngettext(
+                "Table link of table {tables} revoked: print the new sheets.",
+                "Table links of tables {tables} revoked: print the new sheets.",
+                len(links),
+            ).format(tables=tables),
         )
     else:
-        messages.warning(request, "No table link to revoke.")
+        messages.warning(request, _("No table link to revoke."))
     return redirect("round-sheets", slug=tournament.slug, round_number=round_.number)

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
@@ -42,7 +43,9 @@ def _columns(stage: Stage) -> list[str]:
 def _table(stage: Stage, rows: list[StageRow]) -> dict[str, Any]:
     columns = _columns(stage)
     return {
-        "columns": [{"name": METRICS[key].name, "abbr": METRICS[key].abbr} for key in columns],
+        "columns": [
+            {"name": _(METRICS[key].name), "abbr": _(METRICS[key].abbr)} for key in columns
+        ],
         "cells": [(row, [row.metrics.get(key) for key in columns]) for row in rows],
     }
 
@@ -124,12 +127,15 @@ def stage_close_view(
         messages.error(request, capfirst(error.message))
         return redirect("stage-detail", slug=tournament.slug, stage_number=stage.number)
     if preview.next_stage is None:
-        messages.success(request, f"{stage.name} is closed.")
+        messages.success(request, _("{name} is closed.").format(name=stage.name))
         return redirect("stage-detail", slug=tournament.slug, stage_number=stage.number)
     messages.success(
         request,
-        f"{stage.name} is closed: {len(preview.entrants)} players go on to "
-        f"{preview.next_stage.name}.",
+        ngettext(
+            "{stage} is closed: {count} player goes on to {next_stage}.",
+            "{stage} is closed: {count} players go on to {next_stage}.",
+            len(preview.entrants),
+        ).format(stage=stage.name, count=len(preview.entrants), next_stage=preview.next_stage.name),
     )
     return redirect("stage-detail", slug=tournament.slug, stage_number=preview.next_stage.number)
 
@@ -144,7 +150,10 @@ def stage_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, f"Stage {stage.number} ({stage.name}) is added.")
+            messages.success(
+                request,
+                _("Stage {number} ({name}) is added.").format(number=stage.number, name=stage.name),
+            )
             return redirect("stage-detail", slug=tournament.slug, stage_number=stage.number)
     return render(
         request,

@@ -6,6 +6,11 @@ Terms:
   permissions as the page it belongs to. A large field's standings come a page at a
   time (`games.selectors.standings_page_of`); the fragment polls the page it shows, the
   way it shows it (`?withdrawn=hide` kept across polls).
+* division filter — `?division=<slug>` shows only that division's players, ranked again
+  1..n within it (`games.selectors.within_division`), on the page, in its fragment (the
+  polls keep it) and in the CSV; the movement arrows compare ranks within the division.
+  A slug the tournament has no division for is a 404 (the page says so, and shows the
+  divisions there are).
 * conditional polling — every answer carries an ETag (`games.views.caching`); the
   page's script (static/js/poll.js) sends it back with each poll, a 304 leaves the
   table as it is, and a new standings version (or anything else shown) brings a 200
@@ -17,19 +22,27 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_safe
 
-from tournaments.models import Tournament
+from tournaments.models import Division, Tournament
+from tournaments.selectors import division_members, division_named, divisions_list
 from tournaments.web import csv_download, tournament_context, tournament_page, whole_number
 
 from ..exports import qualified_csv as qualified_csv_text
 from ..exports import ranking_csv as ranking_csv_text
 from ..exports import standings_csv as standings_csv_text
-from ..selectors import HIDE, StandingsTable, standings_movement, standings_table
+from ..selectors import (
+    HIDE,
+    StandingsTable,
+    ranks_within,
+    standings_movement,
+    standings_table,
+)
 from ..services.event_file import event_file_export
 from ..services.stages import stages_timeline
 from ..services.standings import ranks_before_round
@@ -40,15 +53,42 @@ def _hide_withdrawn(request: HttpRequest) -> bool:
     return request.GET.get("withdrawn") == HIDE
 
 
-def _shown_standings(request: HttpRequest, tournament: Tournament) -> StandingsTable:
+class UnknownDivision(Http404):
+    """`?division=` names no division of the tournament."""
+
+
+def _division_slug(request: HttpRequest) -> str:
+    return (request.GET.get("division") or "").strip().lower()
+
+
+def _division(request: HttpRequest, tournament: Tournament) -> Division | None:
+    """The division `?division=<slug>` asks for (None: the whole field); a slug of no
+    division of the tournament raises `UnknownDivision`."""
+    slug = _division_slug(request)
+    if not slug:
+        return None
+    division = division_named(tournament, slug)
+    if division is None:
+        raise UnknownDivision(
+            _("%(tournament)s has no division '%(division)s'.")
+            % {"tournament": tournament.name, "division": slug}
+        )
+    return division
+
+
+def _shown_standings(
+    request: HttpRequest, tournament: Tournament, division: Division | None
+) -> StandingsTable:
     """The standings page the request asks for: `?page=N`, or `?player=N` (a start number:
     "find me", the page that player is on); `?withdrawn=hide` leaves the withdrawn players
-    out. A large field is shown a page at a time."""
+    out; `?division=<slug>` keeps only that division's players, ranked again within it.
+    A large field is shown a page at a time."""
     return standings_table(
         tournament,
         page=whole_number(request.GET.get("page")),
         player_number=whole_number(request.GET.get("player")),
         hide_withdrawn=_hide_withdrawn(request),
+        division=division,
     )
 
 
@@ -67,6 +107,8 @@ def _rows_with_movement(
     if round_number and round_number > 1:
         key = f"pages:{tournament.slug}:ranks-before:{cond.state.tag}"
         before = cached(key, lambda: ranks_before_round(tournament, round_number))
+        if standings.division is not None:
+            before = ranks_within(before, division_members(standings.division))
     movement = standings_movement(tournament, [row for row, _ in cells], round_number, before)
     return [
         (row, list(zip(standings.columns, values, strict=True)), moved, abs(moved or 0))
@@ -88,13 +130,18 @@ def _podium(
     ]
 
 
-def _fragment(request: HttpRequest, tournament: Tournament, cond: Conditional) -> dict[str, Any]:
+def _fragment(
+    request: HttpRequest,
+    tournament: Tournament,
+    cond: Conditional,
+    division: Division | None,
+) -> dict[str, Any]:
     """The rendered standings table (and whether it is paged), from the shared cache
     while the page state is the same; a stale table is rendered every time (it may be
     computed on read, and the "updating…" poll must see the new one at once)."""
 
     def render_table() -> dict[str, Any]:
-        standings = _shown_standings(request, tournament)
+        standings = _shown_standings(request, tournament, division)
         cond.refresh()
         html = render_to_string(
             "games/standings_fragment.html",
@@ -120,6 +167,7 @@ def _fragment(request: HttpRequest, tournament: Tournament, cond: Conditional) -
         request.GET.get("page"),
         request.GET.get("player"),
         _hide_withdrawn(request),
+        division.slug if division else "",
     )
     return cached(key, render_table)
 
@@ -127,10 +175,17 @@ def _fragment(request: HttpRequest, tournament: Tournament, cond: Conditional) -
 @require_safe
 @tournament_page("view")
 def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    missing = ""
+    try:
+        division = _division(request, tournament)
+    except UnknownDivision as error:
+        # Said on the page (a 404), beside the divisions there are, over the whole field.
+        division, missing = None, str(error)
     cond = Conditional(request, tournament, personal=True)
-    if (answer := cond.not_modified()) is not None:
+    if not missing and (answer := cond.not_modified()) is not None:
         return answer
-    fragment = _fragment(request, tournament, cond)
+    fragment = _fragment(request, tournament, cond, division)
+    divisions = divisions_list(tournament)
     context = {
         **tournament_context(request.user, tournament),
         "standings_html": mark_safe(fragment["html"]),  # our own template's output
@@ -138,31 +193,41 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
         "withdrawn": fragment["withdrawn"],
         "hide_withdrawn": fragment["hide_withdrawn"],
         "timeline": stages_timeline(tournament),
+        "divisions": divisions,
+        "division": division,
+        "division_missing": missing,
     }
     if cond.public:
         # Kept and served to every anonymous reader: no per-visitor CSRF token in it
         # (an anonymous reader of this page posts nothing).
         context["csrf_token"] = ""
+    if missing:
+        return render(request, "games/tournament_detail.html", context, status=404)
     return cond.finish(render(request, "games/tournament_detail.html", context))
 
 
 @require_GET
 @tournament_page("view")
 def standings_live(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    division = _division(request, tournament)
     cond = Conditional(request, tournament, personal=False)
     if (answer := cond.not_modified()) is not None:
         return answer
-    return cond.finish(HttpResponse(_fragment(request, tournament, cond)["html"]))
+    return cond.finish(HttpResponse(_fragment(request, tournament, cond, division)["html"]))
 
 
 @require_GET
 @tournament_page("view")
 def standings_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    division = _division(request, tournament)
     cond = Conditional(request, tournament, personal=False)
     if (answer := cond.not_modified()) is not None:
         return answer
-    table = standings_table(tournament, whole=True, hide_withdrawn=_hide_withdrawn(request))
-    return cond.finish(csv_download(standings_csv_text(table), f"{tournament.slug}-standings.csv"))
+    table = standings_table(
+        tournament, whole=True, hide_withdrawn=_hide_withdrawn(request), division=division
+    )
+    name = f"{tournament.slug}-{division.slug}" if division else tournament.slug
+    return cond.finish(csv_download(standings_csv_text(table), f"{name}-standings.csv"))
 
 
 @require_GET

@@ -16,6 +16,7 @@ from __future__ import annotations
 from django.contrib.auth import login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from tournaments.backends import PATH as TABLE_LINK_BACKEND
@@ -35,7 +36,7 @@ def table_link(
     tournament = Tournament.objects.filter(slug=slug).first()
     round_ = tournament.rounds.filter(number=round_number).first() if tournament else None
     if round_ is None:
-        raise Http404("No such round.")
+        raise Http404(_("No such round."))
     entry = redirect("table-entry", slug=slug, round_number=round_number, table_number=table_number)
     try:
         link = table_link_check(token=token, round_=round_, table_number=table_number)

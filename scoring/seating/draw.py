@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from scoring.errors import RuleError
+from scoring.i18n import _
 from scoring.seating import search
 from scoring.seating.groups import exchange, positions
 
@@ -134,9 +135,9 @@ def table_sizes(n_players: int, table_size: int = 4) -> list[int]:
       RULES §7 allows tables of 2 to 4).
     """
     if not MIN_TABLE_SIZE <= table_size <= MAX_TABLE_SIZE:
-        raise SeatingError("table_size", f"must be 2 to 4, not {table_size}")
+        raise SeatingError("table_size", _("must be 2 to 4, not {size}").format(size=table_size))
     if n_players < 2:
-        raise SeatingError("players", "at least 2 players are needed to seat a round")
+        raise SeatingError("players", _("at least 2 players are needed to seat a round"))
     # With tables of 2 an odd player joins a table of 2, making it 3.
     tables = n_players // 2 if table_size == 2 else -(-n_players // table_size)
     base, extra = divmod(n_players, tables)
@@ -190,9 +191,9 @@ class Record:
 def check_players(players: Iterable[int], name: str = "players") -> list[int]:
     ids = list(players)
     if len(set(ids)) != len(ids):
-        raise SeatingError(name, "a player is listed twice")
+        raise SeatingError(name, _("a player is listed twice"))
     if len(ids) < 2:
-        raise SeatingError(name, "at least 2 players are needed to seat a round")
+        raise SeatingError(name, _("at least 2 players are needed to seat a round"))
     return ids
 
 
@@ -244,7 +245,7 @@ def quality(
     record = Record.of(history)
     seated = [p for table in tables for p in table]
     if len(set(seated)) != len(seated):
-        raise SeatingError("seating", "a player is seated twice")
+        raise SeatingError("seating", _("a player is seated twice"))
     now = {(min(a, b), max(a, b)) for table in tables for a, b in itertools.combinations(table, 2)}
     here = set(seated)
     repeat_pairs = sum(1 for a, b in now if record.met(a, b))
@@ -280,7 +281,10 @@ def table_rank_spreads(tables: Sequence[Sequence[int]], ranked_players: Sequence
     rank = {p: i + 1 for i, p in enumerate(ranked_players)}
     missing = [p for table in tables for p in table if p not in rank]
     if missing:
-        raise SeatingError("ranked_players", f"player {missing[0]} is not in the standings")
+        raise SeatingError(
+            "ranked_players",
+            _("player {player} is not in the standings").format(player=missing[0]),
+        )
     return [max(rank[p] for p in t) - min(rank[p] for p in t) if t else 0 for t in tables]
 
 
@@ -313,7 +317,7 @@ def _pair_costs(
     pairs_per_round = n * (MAX_TABLE_SIZE - 1)
     max_secondary = RECENT_REPEAT_WEIGHT + max(record.meetings.values(), default=0) + light
     repeat = (pairs_per_round * max_secondary + 1) * unit
-    cost = [[0] * n for _ in range(n)]
+    cost = [[0] * n for _row in range(n)]
     index = {p: i for i, p in enumerate(ids)}
     for (a, b), m in record.meetings.items():
         if a in index and b in index:
@@ -340,7 +344,9 @@ def _same_club_points(ids: Sequence[int], clubs: Clubs) -> Iterable[tuple[int, i
 
 def _check_same_club_mode(mode: str) -> None:
     if mode not in SAME_CLUB_MODES:
-        raise SeatingError("same_club", f"must be one of {', '.join(SAME_CLUB_MODES)}")
+        raise SeatingError(
+            "same_club", _("must be one of {modes}").format(modes=", ".join(SAME_CLUB_MODES))
+        )
 
 
 def _pins(ids: Sequence[int], fixed: Fixed | None, sizes: Sequence[int]) -> dict[int, int]:
@@ -355,13 +361,17 @@ def _pins(ids: Sequence[int], fixed: Fixed | None, sizes: Sequence[int]) -> dict
         if not 1 <= table <= len(sizes):
             raise SeatingError(
                 "fixed_table",
-                f"player {p} is fixed to table {table}, but this round has {len(sizes)} tables",
+                _(
+                    "player {player} is fixed to table {table}, but this round has {count} tables"
+                ).format(player=p, table=table, count=len(sizes)),
             )
         count[table] += 1
         if count[table] > sizes[table - 1]:
             raise SeatingError(
                 "fixed_table",
-                f"more players are fixed to table {table} than its {sizes[table - 1]} seats",
+                _("more players are fixed to table {table} than its {seats} seats").format(
+                    table=table, seats=sizes[table - 1]
+                ),
             )
         pins[i] = table - 1
     return pins
@@ -534,7 +544,7 @@ class _SwissField:
         Only tables with a repeat start a swap, with a table at most ``SWISS_REACH`` away.
         """
         where = positions(groups, sum(map(len, groups)))
-        for _ in range(SWISS_REPAIR_PASSES):
+        for _pass in range(SWISS_REPAIR_PASSES):
             if not self._repair_pass(groups, where):
                 break
 
@@ -595,14 +605,18 @@ def place_fixed(tables: Sequence[Sequence[int]], fixed: Fixed | None) -> list[li
         if not 1 <= number <= len(groups):
             raise SeatingError(
                 "fixed_table",
-                f"player {players[0]} is fixed to table {number}, but this round has "
-                f"{len(groups)} tables",
+                _(
+                    "player {player} is fixed to table {table}, but this round has {count} tables"
+                ).format(player=players[0], table=number, count=len(groups)),
             )
         where = {p: i for i, g in enumerate(groups) for p in g}
         free = [i for i in range(len(groups)) if i not in owner and len(groups[i]) >= len(players)]
         if not free:
             raise SeatingError(
-                "fixed_table", f"more players are fixed to table {number} than a table seats"
+                "fixed_table",
+                _("more players are fixed to table {table} than a table seats").format(
+                    table=number
+                ),
             )
         home = max(free, key=lambda i: (_held(groups[i], players), -abs(i - number + 1)))
         owner[home] = number

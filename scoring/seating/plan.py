@@ -12,6 +12,7 @@ import itertools
 import random
 from collections.abc import Iterable, Sequence
 
+from scoring.i18n import _
 from scoring.seating import search
 from scoring.seating.designs import design_rounds
 from scoring.seating.draw import (
@@ -48,7 +49,7 @@ def plan_rounds(
     """
     ids = sorted(check_players(players))
     if rounds < 0:
-        raise SeatingError("rounds", "cannot be negative")
+        raise SeatingError("rounds", _("cannot be negative"))
     sizes = table_sizes(len(ids), table_size)
     n = len(ids)
     rng = random.Random(seed)
@@ -76,7 +77,7 @@ def _met_before(ids: Sequence[int], record: Record) -> list[list[int]]:
     """``base[i][j]``: how often players ``ids[i]`` and ``ids[j]`` met in the history."""
     n = len(ids)
     index = {p: i for i, p in enumerate(ids)}
-    base = [[0] * n for _ in range(n)]
+    base = [[0] * n for _row in range(n)]
     for (a, b), m in record.meetings.items():
         if a in index and b in index:
             base[index[a]][index[b]] = base[index[b]][index[a]] = m

@@ -9,6 +9,10 @@ Pure Python — no Django, no ORM (terms: see ``scoring.seating``). Only the fig
   ranking by the per-game metrics (``score_per_game``, ``won_per_game``) evens out.
 * ``quality_sentences`` — one sentence per figure: repeat meetings, same-club pairs,
   starter balance and, for a Swiss draw, the rank spread.
+
+The words go through ``scoring.i18n`` (the reader's language once Django installs its
+translator): every count is said with ``ngettext``, so "1 table"/"2 tables" follow each
+language's plural rules, and a list ("a, b and c") is joined by translated words.
 """
 
 from __future__ import annotations
@@ -17,8 +21,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scoring.i18n import _, gettext_noop, ngettext
+
 # Said under uneven tables while the tournament ranks by totals (its choice to change).
-PER_GAME_HINT = (
+# Marked here, translated where it is shown.
+PER_GAME_HINT = gettext_noop(
     "Players at smaller tables play fewer games: rank by score_per_game or won_per_game "
     "(the tournament's ranking) so that they are not disadvantaged."
 )
@@ -29,14 +36,15 @@ def games_at(seats: int, games_per_table: int | None) -> int:
     return games_per_table or seats
 
 
-def _plural(count: int, word: str, words: str | None = None) -> str:
-    return f"{count} {word if count == 1 else (words or word + 's')}"
+def _games(count: int) -> str:
+    return ngettext("{count} game", "{count} games", count).format(count=count)
 
 
 def _and(parts: Sequence[str]) -> str:
+    """ "a, b and c", with the language's own list separator and last "and"."""
     if len(parts) <= 1:
         return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+    return _("{items} and {last}").format(items=_(", ").join(parts[:-1]), last=parts[-1])
 
 
 def table_sizes_sentence(sizes: Sequence[int], games_per_table: int | None = None) -> str:
@@ -47,15 +55,33 @@ def table_sizes_sentence(sizes: Sequence[int], games_per_table: int | None = Non
     """
     counts = sorted(Counter(sizes).items(), reverse=True)
     if not counts:
-        return "No tables."
-    listed = _and([f"{_plural(n, 'table')} of {size}" for size, n in counts])
+        return _("No tables.")
+    listed = _and(
+        [
+            ngettext("{count} table of {size}", "{count} tables of {size}", n).format(
+                count=n, size=size
+            )
+            for size, n in counts
+        ]
+    )
     if len(counts) == 1:
         size = counts[0][0]
-        return f"{listed}, {_plural(games_at(size, games_per_table), 'game')} each."
+        return _("{tables}, {games} each.").format(
+            tables=listed, games=_games(games_at(size, games_per_table))
+        )
     if games_per_table:
-        return f"{listed}; every table plays {_plural(games_per_table, 'game')}."
-    smaller = [f"tables of {size} play {_plural(size, 'game')}" for size, _ in counts[1:]]
-    return f"{listed}; {_and(smaller)}."
+        return ngettext(
+            "{tables}; every table plays {count} game.",
+            "{tables}; every table plays {count} games.",
+            games_per_table,
+        ).format(tables=listed, count=games_per_table)
+    smaller = [
+        ngettext(
+            "tables of {size} play {count} game", "tables of {size} play {count} games", size
+        ).format(size=size, count=size)
+        for size, _n in counts[1:]
+    ]
+    return _("{tables}; {smaller}.").format(tables=listed, smaller=_and(smaller))
 
 
 def uneven_games(sizes: Sequence[int], games_per_table: int | None = None) -> bool:
@@ -72,10 +98,13 @@ def quality_sentences(quality: Mapping[str, Any]) -> list[str]:
     if "same_club_pairs" in quality:
         pairs = quality["same_club_pairs"]
         sentences.append(
-            "No two players of the same club share a table."
+            _("No two players of the same club share a table.")
             if not pairs
-            else f"{_plural(pairs, 'pair')} of players of the same club "
-            f"{'shares' if pairs == 1 else 'share'} a table."
+            else ngettext(
+                "{count} pair of players of the same club shares a table.",
+                "{count} pairs of players of the same club share a table.",
+                pairs,
+            ).format(count=pairs)
         )
     if "starter_balance" in quality:
         sentences.append(_starters(quality["starter_balance"]))
@@ -86,23 +115,36 @@ def quality_sentences(quality: Mapping[str, Any]) -> list[str]:
 
 def _repeats(pairs: int, most: int) -> str:
     if not pairs:
-        return "Nobody meets an earlier opponent again."
-    return (
-        f"{_plural(pairs, 'pair')} of players {'meets' if pairs == 1 else 'meet'} again; "
-        "after this round no two players "
-        f"will have met more than {_plural(most, 'time')}."
-    )
+        return _("Nobody meets an earlier opponent again.")
+    meet = ngettext(
+        "{count} pair of players meets again", "{count} pairs of players meet again", pairs
+    ).format(count=pairs)
+    limit = ngettext(
+        "after this round no two players will have met more than {count} time",
+        "after this round no two players will have met more than {count} times",
+        most,
+    ).format(count=most)
+    return _("{meet}; {limit}.").format(meet=meet, limit=limit)
 
 
 def _starters(balance: int) -> str:
     if balance <= 1:
-        return "Starts are as even as they can be (most and fewest starts differ by at most 1)."
-    return f"Starts are uneven: most and fewest starts differ by {balance}."
+        return _("Starts are as even as they can be (most and fewest starts differ by at most 1).")
+    return _("Starts are uneven: most and fewest starts differ by {balance}.").format(
+        balance=balance
+    )
 
 
 def _spread(widest: int, spreads: Sequence[int]) -> str:
-    where = ""
-    if spreads and widest:
-        tables = [str(n) for n, spread in enumerate(spreads, start=1) if spread == widest]
-        where = f" (table{'s' if len(tables) > 1 else ''} {_and(tables)})"
-    return f"The widest table spans {_plural(widest, 'place')} in the standings{where}."
+    tables = [str(n) for n, spread in enumerate(spreads, start=1) if spread == widest]
+    if not (spreads and widest):
+        return ngettext(
+            "The widest table spans {count} place in the standings.",
+            "The widest table spans {count} places in the standings.",
+            widest,
+        ).format(count=widest)
+    places = ngettext("{count} place", "{count} places", widest).format(count=widest)
+    where = ngettext("table {tables}", "tables {tables}", len(tables)).format(tables=_and(tables))
+    return _("The widest table spans {places} in the standings ({where}).").format(
+        places=places, where=where
+    )

@@ -17,6 +17,16 @@
   "use strict";
 
   var COLOURS = { B: "blue", R: "red", O: "orange", Y: "orange", K: "black" };
+  // The reader's words (static/js/words.js), else this file's English.
+  function t(key, english, values) {
+    return window.rummitabText ? window.rummitabText(key, english, values) : english;
+  }
+  function tiles(count) {
+    return window.rummitabCount
+      ? window.rummitabCount("tiles", count === 1 ? "{count} tile" : "{count} tiles", count)
+      : count + (count === 1 ? " tile" : " tiles");
+  }
+
   var TOKEN = /^([BROYK]?)(\d{1,2})$/;
 
   var summary = document.querySelector(".error-summary");
@@ -65,12 +75,12 @@
     if (upper === "J") {
       span.className = "tile tile-joker";
       span.textContent = "J";
-      span.setAttribute("aria-label", "joker");
+      span.setAttribute("aria-label", t("joker", "joker"));
     } else if (match && match[1]) {
       var name = COLOURS[match[1]];
       span.className = "tile tile-" + name;
       span.textContent = (match[1] === "Y" ? "O" : match[1]) + match[2];
-      span.setAttribute("aria-label", name + " " + match[2]);
+      span.setAttribute("aria-label", t("tile_" + name, name + " {number}", { number: match[2] }));
     } else {
       span.className = "tile";
       span.textContent = upper;
@@ -95,13 +105,19 @@
     var list = tokens(rack);
     list.forEach(function (token) { rack.chips.appendChild(chip(token)); });
     var points = value(rack);
-    if (byTotals(rack)) rack.sum.textContent = "by totals";
+    if (byTotals(rack)) rack.sum.textContent = t("rack_by_totals", "by totals");
     else if (!list.length) {
       var alone = racks.filter(blank).length === 1 && rummikub();
-      rack.sum.textContent = alone ? "blank: the winner's rack" : "no tiles yet";
+      rack.sum.textContent = alone
+        ? t("rack_blank_winner", "blank: the winner's rack")
+        : t("rack_empty", "no tiles yet");
     }
-    else if (points === null) rack.sum.textContent = "check the tiles";
-    else rack.sum.textContent = "= " + points + " points (" + list.length + " tile" + (list.length === 1 ? "" : "s") + ")";
+    else if (points === null) rack.sum.textContent = t("rack_check", "check the tiles");
+    else {
+      rack.sum.textContent = t("rack_sum", "= {points} points ({tiles})", {
+        points: points, tiles: tiles(list.length)
+      });
+    }
   }
 
   function rummikub() {
@@ -130,7 +146,7 @@
       rack.el.classList.toggle("active", i === active);
       rack.pick.setAttribute("aria-pressed", i === active ? "true" : "false");
     });
-    forLine.textContent = "Tiles for " + racks[active].name;
+    forLine.textContent = t("tiles_for", "Tiles for {name}", { name: racks[active].name });
   }
 
   function write(rack, list) {

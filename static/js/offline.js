@@ -50,6 +50,11 @@
       hex.slice(16, 20) + "-" + hex.slice(20);
   }
 
+  // The reader's words (static/js/words.js), else this file's English.
+  function t(key, english, values) {
+    return window.rummitabText ? window.rummitabText(key, english, values) : english;
+  }
+
   function labelOf(form) {
     if (form.dataset.offlineLabel) return form.dataset.offlineLabel;
     var section = form.closest("section");
@@ -58,7 +63,7 @@
     var first = heading && heading.firstChild;
     var text = first ? first.textContent.replace(/\s+/g, " ").trim() : "";
     var title = document.querySelector("h1");
-    return (text || "Your entry") + (title ? " (" + title.textContent.trim() + ")" : "");
+    return (text || t("outbox_entry", "Your entry")) + (title ? " (" + title.textContent.trim() + ")" : "");
   }
 
   function notice() {
@@ -87,8 +92,12 @@
     box.textContent = "";
     items.forEach(function (item) {
       var line = document.createElement("p");
-      line.textContent = item.label + ": waiting to send. It is kept on this phone and " +
-        "sent when the connection returns — no need to enter it again.";
+      line.textContent = t(
+        "outbox_waiting",
+        "{label}: waiting to send. It is kept on this phone and sent when the connection " +
+          "returns — no need to enter it again.",
+        { label: item.label }
+      );
       box.appendChild(line);
     });
     if (extra) {
@@ -180,7 +189,7 @@
       if (answer.outcome === "answered") {
         postNormally(item);
       } else if (outbox().length) {
-        showOutbox(item.label + ": sent.");
+        showOutbox(t("outbox_sent", "{label}: sent.", { label: item.label }));
         flush();
       } else {
         openPage(answer.url);

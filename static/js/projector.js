@@ -4,6 +4,10 @@
 (function () {
   "use strict";
   var index = 0;
+  // The reader's words (static/js/words.js), else this file's English.
+  function t(key, english, values) {
+    return window.rummitabText ? window.rummitabText(key, english, values) : english;
+  }
 
   function slides() {
     return Array.prototype.slice.call(document.querySelectorAll("#projector-live .slide"));
@@ -33,7 +37,7 @@
         return;
       }
       if (left <= 0) {
-        clock.textContent = "Time";
+        clock.textContent = t("clock_over", "Time");
         clock.classList.add("over");
         return;
       }

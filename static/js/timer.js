@@ -50,6 +50,10 @@
     over: false,
     undo: null         // {penalty: id, name: text} of the last timeout, while undoable
   };
+  // The reader's words (static/js/words.js), else this file's English.
+  function t(key, english, values) {
+    return window.rummitabText ? window.rummitabText(key, english, values) : english;
+  }
   var ticker = null;
   var audio = null;
   var wakeLock = null;
@@ -84,7 +88,7 @@
 
   function showMute() {
     var isMuted = muted();
-    muteButton.textContent = isMuted ? "Sound off" : "Sound on";
+    muteButton.textContent = isMuted ? t("timer_sound_off", "Sound off") : t("timer_sound_on", "Sound on");
     muteButton.setAttribute("aria-pressed", isMuted ? "true" : "false");
   }
 
@@ -149,22 +153,22 @@
   function showTurn() {
     var player = current();
     turnText.textContent = state.started
-      ? "Turn: " + player.name + " (seat " + player.seat + ")"
-      : "Game starts with " + player.name + " (seat " + player.seat + ").";
+      ? t("timer_turn", "Turn: {name} (seat {seat})", player)
+      : t("timer_first", "Game starts with {name} (seat {seat}).", player);
     playerInput.value = player.id;
     extensionInput.value = player.id;
-    timeoutButton.textContent = "Record timeout for " + player.name;
+    timeoutButton.textContent = t("timer_timeout", "Record timeout for {name}", player);
     orderItems.forEach(function (item, i) { item.classList.toggle("current", i === state.index); });
-    nextButton.textContent = state.started ? "Next turn" : "Start turn";
+    nextButton.textContent = state.started ? t("timer_next", "Next turn") : t("timer_start", "Start turn");
     pauseButton.disabled = !state.started;
-    pauseButton.textContent = state.pausedLeft === null ? "Pause" : "Resume";
+    pauseButton.textContent = state.pausedLeft === null ? t("timer_pause", "Pause") : t("timer_resume", "Resume");
   }
 
   function showUndo() {
     undoForm.hidden = !state.undo;
     if (state.undo) {
       undoInput.value = state.undo.penalty;
-      undoButton.textContent = "Undo timeout of " + state.undo.name;
+      undoButton.textContent = t("timer_undo", "Undo timeout of {name}", state.undo);
     }
   }
 
@@ -173,8 +177,8 @@
     clock.classList.toggle("over", value);
     timeoutButton.classList.toggle("due", value);
     if (value) {
-      clock.textContent = "Time!";
-      status.textContent = "Time is up for " + current().name + ".";
+      clock.textContent = t("timer_over", "Time!");
+      status.textContent = t("timer_over_for", "Time is up for {name}.", current());
     }
     holdScreen();
   }
@@ -232,7 +236,7 @@
     if (!state.started) return;
     if (state.pausedLeft === null) {
       state.pausedLeft = state.deadline - Date.now();
-      status.textContent = "Paused.";
+      status.textContent = t("timer_paused", "Paused.");
     } else {
       state.deadline = Date.now() + state.pausedLeft;
       state.pausedLeft = null;
@@ -309,10 +313,10 @@
     timeoutButton.classList.toggle("due", state.over);
     if (state.pausedLeft !== null) {
       clock.textContent = format(limit ? state.pausedLeft : -state.pausedLeft);
-      status.textContent = "Paused.";
+      status.textContent = t("timer_paused", "Paused.");
     } else if (state.over) {
-      clock.textContent = "Time!";
-      status.textContent = "Time is up for " + current().name + ".";
+      clock.textContent = t("timer_over", "Time!");
+      status.textContent = t("timer_over_for", "Time is up for {name}.", current());
     }
     startTicking();
     holdScreen();

@@ -204,11 +204,13 @@ def test_references_that_do_not_hold_are_refused(played, carol):
     assert not Tournament.objects.filter(slug="broken").exists()
 
 
-def test_stages_are_reserved_and_empty(played, carol):
+def test_a_stage_missing_its_settings_fails_the_schema(played, carol):
+    """(Stages round-trip in test_event_file_stages.)"""
     document = exported(played)
+    assert document["stages"] == []
     document["stages"] = [{"name": "Final"}]
     problems = event_file_problems(document)
-    assert [e.path for e in problems] == [("stages",)]
+    assert {e.path for e in problems} == {("stages", 0)}
 
 
 def test_unknown_rules_are_refused(played, carol):

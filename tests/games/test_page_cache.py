@@ -17,6 +17,7 @@ from django.utils import timezone
 from games.models import Game
 from games.selectors import standings_movement, standings_table
 from games.services.rounds import round_clock_set
+from games.views.caching import page_cache_key, variant
 from scoring.errors import RuleError
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
@@ -185,6 +186,57 @@ def test_the_language_is_part_of_the_etag(played):
     english = Client().get(url("standings-live", played), HTTP_ACCEPT_LANGUAGE="en")
     dutch = Client().get(url("standings-live", played), HTTP_ACCEPT_LANGUAGE="nl")
     assert english["ETag"] != dutch["ETag"]
+
+
+def _dutch_by_cookie(address: str, settings):
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
+    return client.get(address)
+
+
+@pytest.mark.parametrize("accept", ["nl", "nl-NL,nl;q=0.9,en;q=0.5", "nl-BE", "fr,nl;q=0.8"])
+def test_every_way_of_asking_for_dutch_is_one_variant(played, rf, settings, accept):
+    address = url("standings-live", played)
+    by_header = rf.get(address, HTTP_ACCEPT_LANGUAGE=accept)
+    by_cookie = rf.get(address)
+    by_cookie.COOKIES[settings.LANGUAGE_COOKIE_NAME] = "nl"
+    assert variant(by_header) == variant(by_cookie) == "nl"
+    assert page_cache_key(played.slug, by_header) == page_cache_key(played.slug, by_cookie)
+    english = rf.get(address, HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.9")
+    assert page_cache_key(played.slug, english) != page_cache_key(played.slug, by_header)
+
+
+def test_dutch_by_header_and_by_cookie_share_one_etag_and_one_kept_answer(
+    played, settings, django_assert_num_queries
+):
+    address = url("standings-live", played)
+    by_header = Client().get(address, HTTP_ACCEPT_LANGUAGE="nl-NL,nl;q=0.9")
+    with django_assert_num_queries(0):  # the header's answer serves the cookie's reader
+        by_cookie = _dutch_by_cookie(address, settings)
+    assert by_cookie.status_code == 200
+    assert by_cookie["ETag"] == by_header["ETag"]
+    assert by_cookie.content == by_header.content
+    assert "Accept-Language" in by_cookie["Vary"] and "Cookie" in by_cookie["Vary"]
+
+
+@pytest.mark.parametrize("page", ["standings-live", "tournament-detail", "projector"])
+def test_a_304_is_never_answered_across_languages(played, settings, page):
+    address = url(page, played)
+    english = Client().get(address, HTTP_ACCEPT_LANGUAGE="en")
+    dutch = Client().get(address, HTTP_ACCEPT_LANGUAGE="nl")
+    assert english["ETag"] != dutch["ETag"]
+    # Kept answers and the views both refuse the other language's validator.
+    for stored in (True, False):
+        if not stored:
+            cache.clear()
+        assert (
+            Client().get(address, HTTP_ACCEPT_LANGUAGE="nl", HTTP_IF_NONE_MATCH=english["ETag"])
+        ).status_code == 200
+        client = Client()
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = "he"
+        assert client.get(address, HTTP_IF_NONE_MATCH=dutch["ETag"]).status_code == 200
+    again = Client().get(address, HTTP_ACCEPT_LANGUAGE="nl-BE", HTTP_IF_NONE_MATCH=dutch["ETag"])
+    assert again.status_code == 304
 
 
 def test_the_fragment_carries_its_etag_for_the_next_poll(played):

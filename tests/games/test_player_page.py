@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -69,6 +71,13 @@ def test_player_page_shows_chips_rank_table_and_singular_tile(as_user, club, bob
     assert "5 points, 1 tile\n" in text(client.get(player_url(club, 3)))
     winner = text(client.get(player_url(club, 1)))
     assert "Rank: <strong>1</strong> of 8" in winner
+
+
+def test_a_game_not_entered_yet_shows_no_rack_points(as_user, club):
+    page = as_user("anon").get(player_url(club, 2)).content.decode()
+    assert "not entered yet" in page
+    # No rack, so no "N points" line: the points line is only for a rack given by totals.
+    assert not re.search(r"<td>\s*points?\b", page)
 
 
 def test_a_round_without_results_is_not_plotted(as_user, club, alice, bob):

@@ -12,6 +12,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from scoring.game import ENDS, GameIn, NoMeld, RackIn
+from scoring.placement import DEFAULT_PLACEMENT_POINTS, as_stored
 from scoring.rules import OPTIONS, PRESET_NAMES, RuleSet
 from scoring.tiles import COLOURS, COPIES, JOKER, NUMBERS, Tile, joker_count, rack_face_value
 
@@ -26,6 +27,9 @@ def _option_values(name: str) -> st.SearchStrategy[Any]:
         values: st.SearchStrategy[Any] = st.booleans()
     elif option.kind == "choice":
         values = st.sampled_from(option.choices)
+    elif option.kind == "points":
+        # The placement table changes no game score: the default is enough here.
+        values = st.just(as_stored(DEFAULT_PLACEMENT_POINTS))
     else:
         # Mostly small values, like real rules; sometimes anything in bounds.
         assert option.minimum is not None and option.maximum is not None

@@ -8,9 +8,12 @@ from typing import Any
 
 import pytest
 
+from scoring import i18n
 from scoring.errors import RuleError, RuleErrors
 from scoring.rules import (
+    CHOICE_LABELS,
     DEFAULT_PRESET,
+    OPTION_LABELS,
     OPTIONS,
     PRESET_NAMES,
     PRESET_RANKING,
@@ -93,6 +96,35 @@ def test_the_options_registry_describes_every_option() -> None:
     assert OPTIONS["loss_cap"].describe() == "a whole number from 1 to 1000 or null"
     assert OPTIONS["no_meld_pays_each"].describe() == "true or false"
     assert OPTIONS["exhausted_scoring"].describe() == "one of difference, full"
+
+
+def test_every_option_and_choice_has_words_for_a_page() -> None:
+    # The words are the key's own (the English pages keep reading the same); a new option
+    # or choice without them fails here instead of showing a bare key to a reader.
+    assert list(OPTION_LABELS) == list(OPTIONS)
+    for name, label in OPTION_LABELS.items():
+        assert label == name.replace("_", " ").capitalize()
+    choices = {choice for option in OPTIONS.values() for choice in option.choices}
+    assert set(CHOICE_LABELS) == choices
+    for choice, label in CHOICE_LABELS.items():
+        assert label == choice.replace("_", " ")
+
+
+def test_option_errors_are_made_through_the_translator() -> None:
+    before = (i18n._translate, i18n._translate_plural)
+    i18n.install(lambda message: f"[{message}]", lambda one, many, n: one if n == 1 else many)
+    try:
+        with pytest.raises(RuleError) as caught:
+            OPTIONS["loss_cap"].check(0)
+        with pytest.raises(RuleError) as unknown:
+            resolve_rules("standard", {"colour_blind": True})
+    finally:
+        i18n.install(*before)
+    # Both the sentence and the phrase inside it went through the translator, whole.
+    assert caught.value.message == (
+        "[loss_cap must be [a whole number from 1 to 1000 or null], not 0]"
+    )
+    assert unknown.value.flatten()[0].message.startswith('[unknown option "colour_blind";')
 
 
 # --- resolving a preset and overrides ---------------------------------------------------

@@ -16,7 +16,7 @@ from django.urls import reverse
 from scoring.errors import RuleError
 from tests.factories import make_tournament
 from tests.web import text
-from tournaments.csv_files import csv_text, header_delimiter, safe_cell
+from tournaments.csv_files import RowError, csv_text, header_delimiter, line_of, safe_cell
 from tournaments.models import Player
 from tournaments.services.players import players_import_csv
 
@@ -170,3 +170,9 @@ def test_import_takes_as_many_queries_for_many_rows_as_for_few(postgres, alice):
         return len(queries)
 
     assert queries_for(200) == queries_for(2)
+
+
+def test_import_errors_are_ordered_by_their_line_not_by_their_words():
+    # A translated message need not start with "line 4:"; the order comes from the line.
+    errors = [RowError(12, "Zeile 12: …"), RuleError("file", "leer"), RowError(3, "wiersz 3")]
+    assert [line_of(error) for error in sorted(errors, key=line_of)] == [0, 3, 12]

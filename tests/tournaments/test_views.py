@@ -188,6 +188,7 @@ def test_rules_panel_shows_every_option_with_overrides_applied(as_user):
     )
     page = text(response)
     assert 'data-option="joker_penalty">50' in page  # the preset's
+    assert "<td>Joker penalty</td>" in page  # the option's name in words, not its key
     assert 'data-option="loss_cap">10 <span class="muted">(preset: none)' in page
     assert "(the preset's)" in page and "1. Score" in page
     bad = text(as_user("anon").get(reverse("rules-preview"), {"preset": "mso", "loss_cap": "0"}))

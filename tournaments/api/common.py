@@ -6,6 +6,8 @@ Terms:
   any other, public or not, is a 404, so a private tournament stays invisible.
 * raw JSON field — a body field passed to the service exactly as sent: the service
   validates it and names what is wrong (never checked twice, here and there).
+* messages — what a client reads in an error (a field's problem, a 404's detail) is in
+  the request's language (`Accept-Language`); the keys, codes and shapes never change.
 * strict input — every input serializer derives from `StrictInput` and declares its
   fields with the strict field classes below: an unknown key (at any nesting level) or a
   value of the wrong JSON type is a 400 naming the field, never silently dropped or
@@ -19,6 +21,8 @@ from typing import Any
 
 from django.http import Http404
 from django.utils.functional import cached_property
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
@@ -67,7 +71,7 @@ class StrictInput(serializers.Serializer):
     def to_internal_value(self, data: Any) -> Any:
         unknown: dict[str, list[str]] = {}
         if isinstance(data, Mapping):
-            unknown = {str(key): ["Unknown field."] for key in data if key not in self.fields}
+            unknown = {str(key): [_("Unknown field.")] for key in data if key not in self.fields}
         try:
             value = super().to_internal_value(data)
         except serializers.ValidationError as exc:
@@ -88,7 +92,7 @@ def _refuse_type(field: serializers.Field, data: Any, *types: type) -> None:
 class StrictCharField(serializers.CharField):
     """Text only: a number, a list or an object is a 400, not its `str()`."""
 
-    default_error_messages = {"invalid_type": "Give text (a JSON string)."}
+    default_error_messages = {"invalid_type": gettext_lazy("Give text (a JSON string).")}
 
     def to_internal_value(self, data: Any) -> str:
         _refuse_type(self, data, str)
@@ -98,7 +102,7 @@ class StrictCharField(serializers.CharField):
 class StrictIntegerField(serializers.IntegerField):
     """A JSON whole number only: `"5"`, `5.0` and `true` are a 400, not 5 or 1."""
 
-    default_error_messages = {"invalid_type": "Give a whole number (a JSON number)."}
+    default_error_messages = {"invalid_type": gettext_lazy("Give a whole number (a JSON number).")}
 
     def to_internal_value(self, data: Any) -> int:
         _refuse_type(self, data, int)
@@ -108,7 +112,9 @@ class StrictIntegerField(serializers.IntegerField):
 class StrictChoiceField(serializers.ChoiceField):
     """One of the choices, as a JSON string: `1` never matches the choice `"1"`."""
 
-    default_error_messages = {"invalid_type": "Give one of the choices (a JSON string)."}
+    default_error_messages = {
+        "invalid_type": gettext_lazy("Give one of the choices (a JSON string).")
+    }
 
     def to_internal_value(self, data: Any) -> Any:
         _refuse_type(self, data, str)
@@ -118,7 +124,7 @@ class StrictChoiceField(serializers.ChoiceField):
 class StrictBooleanField(serializers.BooleanField):
     """`true` or `false` only: `"yes"`, `1` and `"false"` are a 400."""
 
-    default_error_messages = {"invalid_type": "Give true or false (a JSON boolean)."}
+    default_error_messages = {"invalid_type": gettext_lazy("Give true or false (a JSON boolean).")}
 
     def to_internal_value(self, data: Any) -> bool:
         _refuse_type(self, data, bool)
@@ -128,7 +134,7 @@ class StrictBooleanField(serializers.BooleanField):
 class StrictDateField(serializers.DateField):
     """An ISO date as a JSON string (`"2026-12-05"`)."""
 
-    default_error_messages = {"invalid_type": "Give a date as text, e.g. 2026-12-05."}
+    default_error_messages = {"invalid_type": gettext_lazy("Give a date as text, e.g. 2026-12-05.")}
 
     def to_internal_value(self, data: Any) -> Any:
         _refuse_type(self, data, str)
@@ -166,7 +172,7 @@ def visible_tournament(request: Any, slug: str) -> Tournament:
     """The tournament, if this user may see it; 404 otherwise (private ones stay hidden)."""
     tournament = tournaments_visible_to(request.user).filter(slug=slug).first()
     if tournament is None:
-        raise Http404("No such tournament.")
+        raise Http404(_("No such tournament."))
     return tournament
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, prefetch_related_objects
 from django.http import Http404
+from django.utils.translation import gettext as _
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -29,6 +30,7 @@ from ..models import Player
 from ..services import players as services
 from ..services.validation import max_length_of
 from .common import (
+    RawJSONField,
     StrictBooleanField,
     StrictCharField,
     StrictChoiceField,
@@ -77,6 +79,23 @@ class PlayerOut(serializers.Serializer):
         help_text="A late entry's first round (registered once round 1 existed); null = "
         "from the start.",
     )
+    member = serializers.IntegerField(
+        source="member_id",
+        allow_null=True,
+        help_text="The id of the club member this player is linked to, or null.",
+    )
+    member_name = serializers.CharField(
+        source="member.name", allow_null=True, help_text="That member's name, or null."
+    )
+
+    divisions = serializers.SerializerMethodField(
+        help_text="The slugs of the divisions the player is in (`GET divisions/`)."
+    )
+
+    def get_divisions(self, player: Player) -> list[str]:
+        # Prefetched by the lists (one query for all); read here for a single player.
+        return [d.slug for d in sorted(player.divisions.all(), key=lambda d: (d.order, d.name))]
+
     already_qualified = serializers.BooleanField(
         help_text="Qualified for the tournament's `qualify_event` already: passes the slot "
         "down to the next player."
@@ -92,6 +111,21 @@ class PlayerIn(StrictInput):
         allow_null=True,
         help_text="A mobility need: the table number (1 up) this player sits at every round "
         "the draw seats; null = any table. A hand-made (`manual`) seating is taken as given.",
+    )
+    member = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Link the player to a member of the tournament's club (the member's id; "
+        "null: not linked). Not a member of that club, or a member already linked to "
+        "another player of the tournament: 400 naming `member`.",
+    )
+    divisions = RawJSONField(
+        schema={"type": "array", "items": {"type": "string"}},
+        required=False,
+        allow_null=True,
+        help_text="The slugs of the tournament's divisions the player is in (all of them: "
+        "`[]` takes them out of every one). A slug the tournament has no division for is a "
+        "400 naming `divisions`.",
     )
 
 
@@ -132,6 +166,9 @@ PLAYER_EXAMPLE = {
     "status": "active",
     "fixed_table": None,
     "joined_round": None,
+    "member": 7,
+    "member_name": "Ada Peretz",
+    "divisions": ["juniors"],
     "already_qualified": False,
 }
 
@@ -167,7 +204,11 @@ class PlayerListView(TournamentScoped, ListAPIView):
     def get_queryset(self) -> QuerySet[Player]:
         if self.fake():
             return Player.objects.none()
-        return self.tournament.players.order_by("number")
+        return (
+            self.tournament.players.select_related("member")
+            .prefetch_related("divisions")
+            .order_by("number")
+        )
 
     @extend_schema(
         tags=["players"],
@@ -180,7 +221,7 @@ class PlayerListView(TournamentScoped, ListAPIView):
         examples=[
             OpenApiExample(
                 "Register",
-                value={"name": "Ada Peretz", "club": "Haifa RC", "rating": 1620},
+                value={"name": "Ada Peretz", "club": "Haifa RC", "rating": 1620, "member": 7},
                 request_only=True,
             ),
             OpenApiExample("Registered", value=PLAYER_EXAMPLE, response_only=True),
@@ -197,7 +238,7 @@ class PlayerDetailView(TournamentScoped, APIView):
     def _player(self, request: Any, pk: int) -> Player:
         player = self.tournament.players.filter(pk=pk).first()
         if player is None:
-            raise Http404("No such player in this tournament.")
+            raise Http404(_("No such player in this tournament."))
         return player
 
     @extend_schema(
@@ -312,6 +353,7 @@ class PlayerImportView(TournamentScoped, APIView):
         # Read one byte past the limit: enough for the service to refuse it, never more.
         data = upload.read(services.MAX_CSV_BYTES + 1)
         imported = services.players_import_csv(tournament=tournament, by=request.user, data=data)
+        prefetch_related_objects(imported.players, "divisions")
         return Response(
             PlayerOut(imported.players, many=True).data,
             status=status.HTTP_201_CREATED,

@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import serializers, status
@@ -510,7 +511,7 @@ class StaffMemberView(TournamentScoped, APIView):
     def _member(self, pk: int) -> StaffMember:
         member = self.tournament.staff.select_related("user").filter(pk=pk).first()
         if member is None:
-            raise Http404("No such staff member in this tournament.")
+            raise Http404(_("No such staff member in this tournament."))
         return member
 
     @extend_schema(
@@ -658,6 +659,6 @@ class InvitationView(TournamentScoped, APIView):
     def delete(self, request: Any, slug: str, pk: int) -> Response:
         invitation = self.tournament.staff_invitations.filter(pk=pk).first()
         if invitation is None:
-            raise Http404("No such invitation in this tournament.")
+            raise Http404(_("No such invitation in this tournament."))
         invitation = staff_services.staff_invitation_revoke(invitation=invitation, by=request.user)
         return Response(_invitation_out(request, invitation))

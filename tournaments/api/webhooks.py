@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -169,7 +170,7 @@ class WebhookScoped(TournamentScoped):
         require(self.request.user, self.tournament, "organise")
         hook = self.tournament.webhooks.select_related("created_by").filter(pk=pk).first()
         if hook is None:
-            raise Http404("No such webhook in this tournament.")
+            raise Http404(_("No such webhook in this tournament."))
         hook.tournament = self.tournament
         return hook
 

@@ -20,6 +20,7 @@ players of `tournaments.selectors.players_to_seat`).
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from scoring.errors import Conflict, RuleError
 
@@ -44,8 +45,11 @@ def _round_number(tournament: Tournament, round_number: object) -> int:
     if tournament.rounds.filter(number=number).exists():
         raise Conflict(
             "round",
-            f"round {number} is already open and seated; its check-in is closed (swap seats "
-            "there, or cancel the round and open it again).",
+            _(
+                "round %(number)s is already open and seated; its check-in is closed (swap "
+                "seats there, or cancel the round and open it again)."
+            )
+            % {"number": number},
         )
     return number
 
@@ -55,14 +59,17 @@ def _player(tournament: Tournament, player: object) -> Player:
     if isinstance(player, Player):
         player = player.pk
     if isinstance(player, bool) or not isinstance(player, int):
-        raise RuleError("player", "choose a player (their id).")
+        raise RuleError("player", _("choose a player (their id)."))
     found = tournament.players.filter(pk=player).first()
     if found is None:
-        raise RuleError("player", f"there is no player {player} in this tournament.")
+        raise RuleError(
+            "player", _("there is no player %(player)s in this tournament.") % {"player": player}
+        )
     if found.status != Player.Status.ACTIVE:
         raise RuleError(
             "player",
-            f"#{found.number} {found.name} has withdrawn and is not seated; reinstate them first.",
+            _("#%(number)s %(name)s has withdrawn and is not seated; reinstate them first.")
+            % {"number": found.number, "name": found.name},
         )
     return found
 
@@ -78,7 +85,7 @@ def checkin_set(
     require_open(tournament)
     number = _round_number(tournament, round_number)
     if not isinstance(present, bool):
-        raise RuleError("present", "must be true or false.")
+        raise RuleError("present", _("must be true or false."))
     found = _player(tournament, player)
     absence = Absence.objects.filter(
         tournament=tournament, round_number=number, player=found

@@ -29,12 +29,13 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 from scoring.errors import RuleError, RuleErrors, raise_all
 from scoring.seasons import check_rule
 
-from ..csv_files import DELIMITERS, read_csv_table
+from ..csv_files import DELIMITERS, RowError, read_csv_table, row_error, too_many_cells
 from ..events import results_changed, season_changed
 from ..models import Club, ClubOrganiser, Member, Player, Season, Tournament
 from ..permissions import User, require, require_club
@@ -53,7 +54,7 @@ def _slug_for(model: Any, name: str, **scope: Any) -> str:
 def club_create(*, by: User, name: str) -> Club:
     """A new club, run by the signed-in user who creates it."""
     if not by.is_authenticated:
-        raise PermissionDenied("Sign in to create a club.")
+        raise PermissionDenied(_("Sign in to create a club."))
     name = text("name", name, max_length=max_length_of(Club, "name"))
     club = stamp_history_user(Club(slug=_slug_for(Club, name), name=name), by)
     club.save()
@@ -66,9 +67,13 @@ def club_organiser_add(*, club: Club, by: User, username: str) -> ClubOrganiser:
     require_club(by, club)
     user = get_user_model().objects.filter(username=username, is_active=True).first()
     if user is None:
-        raise RuleError("username", "no user can be added under that name.")
+        raise RuleError("username", _("no user can be added under that name."))
     if ClubOrganiser.objects.filter(club=club, user=user).exists():
-        raise RuleError("username", f"{username} already organises {club.name}.")
+        raise RuleError(
+            "username",
+            _("%(username)s already organises %(club)s.")
+            % {"username": username, "club": club.name},
+        )
     return ClubOrganiser.objects.create(club=club, user=user)
 
 
@@ -90,12 +95,18 @@ def _member_fields(club: Club, values: Mapping[str, Any], member: Member | None)
         )
         taken = Member.objects.filter(club=club, code=code).exclude(pk=getattr(member, "pk", None))
         if code and taken.exists():
-            errors.append(RuleError("code", f"membership number {code} is taken in {club.name}."))
+            errors.append(
+                RuleError(
+                    "code",
+                    _("membership number %(code)s is taken in %(club)s.")
+                    % {"code": code, "club": club.name},
+                )
+            )
         fields["code"] = code
     if "joined_on" in values:
         joined = values["joined_on"]
         if joined is not None and not isinstance(joined, date):
-            errors.append(RuleError("joined_on", "must be a date (YYYY-MM-DD)."))
+            errors.append(RuleError("joined_on", _("must be a date (YYYY-MM-DD).")))
         fields["joined_on"] = joined
     raise_all(errors)
     return fields
@@ -117,7 +128,7 @@ def member_update(*, member: Member, by: User, **changes: Any) -> Member:
     require_club(by, member.club)
     unknown = set(changes) - {"name", "code", "joined_on"}
     if unknown:
-        raise RuleError(sorted(unknown)[0], "cannot be changed here.")
+        raise RuleError(sorted(unknown)[0], _("cannot be changed here."))
     for field, value in _member_fields(member.club, changes, member).items():
         setattr(member, field, value)
     stamp_history_user(member, by).save()
@@ -143,24 +154,24 @@ def _member_row(club: Club, line: int, header: list[str], cells: list[str]) -> d
     """One row of a members CSV, checked against the club as stored; errors name the line
     and the column."""
     if len(cells) > len(header):
-        raise RuleError("file", f"line {line}: {len(cells)} columns, header has {len(header)}.")
+        raise too_many_cells(line, len(cells), len(header))
     values: dict[str, Any] = dict(zip(header, (c.strip() for c in cells), strict=False))
     joined = values.get("joined_on") or None
     if joined is not None:
         try:
             values["joined_on"] = date.fromisoformat(joined)
         except ValueError:
-            raise RuleError(
-                "file", f"line {line}: joined_on '{joined}' must be a date (YYYY-MM-DD)."
+            raise RowError(
+                line,
+                _("line %(line)s: joined_on '%(value)s' must be a date (YYYY-MM-DD).")
+                % {"line": line, "value": joined},
             ) from None
     else:
         values["joined_on"] = None
     try:
         return _member_fields(club, values, None)
     except RuleError as error:
-        raise RuleErrors(
-            RuleError("file", f"line {line}: {e.path[0]} {e.message}") for e in error.flatten()
-        ) from None
+        raise RuleErrors(row_error(line, e) for e in error.flatten()) from None
 
 
 @transaction.atomic
@@ -179,13 +190,17 @@ def members_import_csv(*, club: Club, by: User, data: bytes | str) -> MembersImp
         code = row.get("code")
         if code and code in codes:
             errors.append(
-                RuleError("file", f"line {line}: code {code} is on line {codes[code]} too.")
+                RowError(
+                    line,
+                    _("line %(line)s: code %(code)s is on line %(first)s too.")
+                    % {"line": line, "code": code, "first": codes[code]},
+                )
             )
         elif code:
             codes[code] = line
         rows.append(row)
     if not rows and not errors:
-        errors.append(RuleError("file", "has no member rows."))
+        errors.append(RuleError("file", _("has no member rows.")))
     raise_all(errors)
     members = bulk_create_with_history(
         [stamp_history_user(Member(club=club, **row), by) for row in rows], Member
@@ -193,17 +208,57 @@ def members_import_csv(*, club: Club, by: User, data: bytes | str) -> MembersImp
     return MembersImport(members=members, delimiter=table.delimiter)
 
 
-def _check_link(player: Player, member: Member | None) -> None:
-    tournament = player.tournament
+def member_link_check(
+    tournament: Tournament, member: Member | None, player: Player | None = None
+) -> None:
+    """The linking rule (see "link" above), for `player` of `tournament` or, with no
+    player, for one about to be registered: a RuleError on `member` when it does not
+    hold. Registration, the player's changes, the links page and the CSV's `member`
+    column all refuse the same things."""
     if member is None:
         return
     if tournament.club_id is None:
-        raise RuleError("member", f"{tournament.name} is not held under a club.")
+        raise RuleError(
+            "member",
+            _("%(tournament)s is not held under a club.") % {"tournament": tournament.name},
+        )
     if member.club_id != tournament.club_id:
-        raise RuleError("member", f"{member.name} is not a member of this tournament's club.")
-    other = tournament.players.filter(member=member).exclude(pk=player.pk).first()
+        raise RuleError(
+            "member",
+            _("%(member)s is not a member of this tournament's club.") % {"member": member.name},
+        )
+    others = tournament.players.filter(member=member)
+    other = (others.exclude(pk=player.pk) if player else others).first()
     if other is not None:
-        raise RuleError("member", f"{member.name} is already {other.name} (#{other.number}).")
+        raise RuleError(
+            "member",
+            _("%(member)s is already %(player)s (#%(number)s).")
+            % {"member": member.name, "player": other.name, "number": other.number},
+        )
+
+
+def club_member(tournament: Tournament, member_id: object) -> Member | None:
+    """The member of the tournament's club with id `member_id` (None, or blank: no member).
+    A RuleError on `member` when it is not a whole number, or no such member of its club
+    exists (a member of another club is "no such member" too: ids of other clubs' members
+    are not confirmed to a stranger)."""
+    if member_id is None or member_id == "":
+        return None
+    if isinstance(member_id, bool) or not isinstance(member_id, int):
+        raise RuleError("member", _("must be a member's id (a whole number)."))
+    if tournament.club_id is None:
+        raise RuleError(
+            "member",
+            _("%(tournament)s is not held under a club.") % {"tournament": tournament.name},
+        )
+    member = Member.objects.filter(pk=member_id, club_id=tournament.club_id).first()
+    if member is None:
+        raise RuleError(
+            "member",
+            _("no member of %(club)s has the id %(id)s.")
+            % {"club": tournament.club.name, "id": member_id},
+        )
+    return member
 
 
 @transaction.atomic
@@ -212,7 +267,7 @@ def player_link(*, player: Player, by: User, member: Member | None) -> Player:
     tournament = Tournament.objects.select_for_update().get(pk=player.tournament_id)
     require(by, tournament, "organise")
     player.tournament = tournament
-    _check_link(player, member)
+    member_link_check(tournament, member, player)
     player.member = member
     stamp_history_user(player, by).save(update_fields=["member"])
     results_changed(tournament)
@@ -260,7 +315,7 @@ def season_create(*, club: Club, by: User, name: str, rule: Mapping[str, Any]) -
     errors: list[RuleError] = []
     name = collect(errors, text, "name", name, max_length=max_length_of(Season, "name"))
     if not isinstance(rule, Mapping):
-        errors.append(RuleError("rule", "must be an object: rule, best, place_points, cap."))
+        errors.append(RuleError("rule", _("must be an object: rule, best, place_points, cap.")))
     else:
         collect(errors, check_rule, rule)
     raise_all(errors)
@@ -293,14 +348,16 @@ def tournament_hold_under(
     for owner in {club, tournament.club} - {None}:
         require_club(by, owner)
     if season is not None and (club is None or season.club_id != club.pk):
-        raise RuleError("season", f"{season.name} is not a season of this club.")
+        raise RuleError(
+            "season", _("%(season)s is not a season of this club.") % {"season": season.name}
+        )
     if not isinstance(rated, bool):
-        raise RuleError("rated", "must be true or false.")
+        raise RuleError("rated", _("must be true or false."))
     if club is None and rated:
-        raise RuleError("rated", "only a tournament held under a club can be rated.")
+        raise RuleError("rated", _("only a tournament held under a club can be rated."))
     moving = tournament.club_id != getattr(club, "pk", None)
     if moving and tournament.players.exclude(member=None).exists():
-        raise RuleError("club", "unlink the players from the old club's members first.")
+        raise RuleError("club", _("unlink the players from the old club's members first."))
     old_season_id = tournament.season_id
     tournament.club, tournament.season, tournament.rated = club, season, rated
     stamp_history_user(tournament, by).save(update_fields=["club", "season", "rated"])

@@ -24,12 +24,22 @@ from simple_history.utils import bulk_create_with_history
 
 from scoring.errors import Conflict, RuleError, RuleErrors, raise_all
 
-from ..csv_files import DELIMITERS, CSVTable, read_csv_table
+from ..csv_files import (
+    DELIMITERS,
+    CSVTable,
+    RowError,
+    line_of,
+    read_csv_table,
+    row_error,
+    too_many_cells,
+)
 from ..csv_files import MAX_CSV_BYTES as MAX_CSV_BYTES  # where the views read it
 from ..events import results_changed
 from ..lifecycle import require_open
 from ..models import Member, Player, Round, Tournament
 from ..permissions import User, require
+from .clubs import club_member, member_link_check
+from .divisions import divisions_of, pages_moved, set_divisions
 from .validation import (
     choice,
     collect,
@@ -43,7 +53,10 @@ MAX_RATING = 10_000
 CSV_COLUMNS = ("name", "club", "rating", "member")
 # Rows per INSERT statement of an import: well inside any driver's parameter limit.
 IMPORT_BATCH = 1000
-UPDATABLE = {"name", "club", "rating", "status", "fixed_table", "number", "already_qualified"}
+UPDATABLE = {
+    *("name", "club", "rating", "status", "fixed_table", "number"),
+    *("divisions", "member", "already_qualified"),
+}
 # Tables are numbered 1 up; a club hall has far fewer than this.
 MAX_FIXED_TABLE = 500
 # Start numbers are printed on table sheets and typed on phones: a few digits at most.
@@ -137,44 +150,84 @@ def player_register(
     club: str = "",
     rating: int | None = None,
     fixed_table: int | None = None,
+    divisions: object = None,
+    member: object = None,
 ) -> Player:
     """Register one player; start numbers count up from 1. Late entries are welcome: one
     registered once round 1 exists joins from the next round (`joined_round`), and the
     rounds before it count as the tournament's `missed_rounds` says. `fixed_table`: the
-    table number they always sit at (a mobility need), or None."""
+    table number they always sit at (a mobility need), or None. `divisions`: the slugs
+    (or rows) of the tournament's divisions they are in. `member`: the id of a member of
+    the tournament's club to link them to (`clubs.member_link_check`), or None; a blank
+    name is then the member's name (picking a member from the list is enough)."""
     require(by, tournament, "organise")
     require_open(_lock(tournament))
-    fields = _player_fields(
-        {"name": name, "club": club, "rating": rating, "fixed_table": fixed_table}
+    errors: list[RuleError] = []
+    linked = collect(errors, _member, tournament, member, None)
+    if linked is not None and isinstance(name, str) and not name.strip():
+        name = linked.name
+    fields = collect(
+        errors,
+        _player_fields,
+        {"name": name, "club": club, "rating": rating, "fixed_table": fixed_table},
     )
+    chosen = collect(errors, divisions_of, tournament, divisions)
+    raise_all(errors)
     (number,) = _next_numbers(tournament, 1)
     player = stamp_history_user(
         Player(
             tournament=tournament,
             number=number,
             joined_round=joined_round_now(tournament),
+            member=linked,
             **fields,
         ),
         by,
     )
     player.save()
+    set_divisions(player, chosen)
     results_changed(tournament)
     return player
 
 
+def _member(tournament: Tournament, member_id: object, player: Player | None) -> Member | None:
+    """The member `member_id` names, if the player may be linked to them (the club
+    services' rule, as the links page applies it)."""
+    member = club_member(tournament, member_id)
+    member_link_check(tournament, member, player)
+    return member
+
+
 @transaction.atomic
 def player_update(*, player: Player, by: User, **changes: Any) -> Player:
-    """Change a player's name, club, rating, fixed table, start number or status
-    (withdraw / reinstate), before or during the event; the history keeps who changed what
-    when. A start number another player has is refused (`number`): numbers stay unique."""
+    """Change a player's name, club, rating, fixed table, start number, status (withdraw /
+    reinstate) or linked member (an id, None: unlinked), before or during the event; the
+    history keeps who changed what when. A start number another player has is refused
+    (`number`): numbers stay unique."""
     require(by, player.tournament, "organise")
     # The tournament row before the player's (the one lock order, `games.services.locks`):
     # the standings count below updates it, and a delete of the tournament locks it first.
-    require_open(_lock(player.tournament_id))
-    raise_all([RuleError(f, "cannot be changed.") for f in sorted(set(changes) - UPDATABLE)])
-    fields = _player_fields(changes)
+    tournament = _lock(player.tournament_id)
+    require_open(tournament)
+    raise_all([RuleError(f, _("cannot be changed.")) for f in sorted(set(changes) - UPDATABLE)])
+    errors: list[RuleError] = []
+    chosen = (
+        collect(errors, divisions_of, player.tournament, changes.pop("divisions"))
+        if "divisions" in changes
+        else None
+    )
+    linking = "member" in changes
+    member = (
+        collect(errors, _member, tournament, changes.pop("member"), player) if linking else None
+    )
+    fields = collect(errors, _player_fields, changes) or {}
+    raise_all(errors)
+    if linking:
+        fields["member"] = member
     if fields.get("number", player.number) != player.number:
         _number_free(player, fields["number"])
+    # A member link changes what the club's season and ratings read: a change of results
+    # (as `clubs.player_link`).
     standing_change = any(
         getattr(player, field) != value
         for field, value in fields.items()
@@ -188,7 +241,11 @@ def player_update(*, player: Player, by: User, **changes: Any) -> Player:
     except IntegrityError:
         if "number" not in fields:
             raise  # some other constraint: not ours to explain
-        raise RuleError("number", f"#{fields['number']} is taken already.") from None
+        raise RuleError(
+            "number", _("#%(number)s is taken already.") % {"number": fields["number"]}
+        ) from None
+    if chosen is not None and set_divisions(player, chosen) and not standing_change:
+        pages_moved(player.tournament)  # a division's standings list them now, or no more
     if standing_change:
         # Standings rows show names, clubs and who withdrew.
         results_changed(player.tournament)
@@ -201,7 +258,9 @@ def _number_free(player: Player, number: int) -> None:
     other = player.tournament.players.filter(number=number).exclude(pk=player.pk).first()
     if other is not None:
         raise RuleError(
-            "number", f"#{number} is {other.name}'s start number already; choose a free one."
+            "number",
+            _("#%(number)s is %(player)s's start number already; choose a free one.")
+            % {"number": number, "player": other.name},
         )
 
 
@@ -213,7 +272,6 @@ def player_delete(*, player: Player, by: User) -> None:
     require(by, player.tournament, "organise")
     tournament = _lock(player.tournament_id)
     require_open(tournament)
-    label = f"#{player.number} {player.name}"
     try:
         # The seats (and racks, penalties) of the games app protect their player: the
         # database's own refusal, so nothing here needs to know those rows.
@@ -222,10 +280,16 @@ def player_delete(*, player: Player, by: User) -> None:
     except ProtectedError as error:
         round_ids = {getattr(row, "round_id", None) for row in error.protected_objects}
         first = Round.objects.filter(pk__in=round_ids - {None}).order_by("number").first()
-        where = f" in round {first.number}" if first else ""
-        raise Conflict(
-            "player", f"{label} has played or been seated{where}; withdraw instead."
-        ) from None
+        names = {"number": player.number, "name": player.name}
+        if first is None:
+            message = _("#%(number)s %(name)s has played or been seated; withdraw instead.")
+        else:
+            names["round"] = first.number
+            message = _(
+                "#%(number)s %(name)s has played or been seated in round %(round)s; "
+                "withdraw instead."
+            )
+        raise Conflict("player", message % names) from None
     results_changed(tournament)
 
 
@@ -245,7 +309,10 @@ def same_name_warning(player: Player) -> str | None:
     if not others:
         return None
     numbers = ", ".join(f"#{other.number}" for other in others)
-    return f"there is already a player named {player.name} ({numbers})"
+    return _("there is already a player named %(name)s (%(numbers)s)") % {
+        "name": player.name,
+        "numbers": numbers,
+    }
 
 
 def _csv_table(data: bytes | str) -> CSVTable:
@@ -257,19 +324,21 @@ def _csv_table(data: bytes | str) -> CSVTable:
 def _csv_row(line: int, header: list[str], cells: list[str]) -> dict[str, Any]:
     """One player row of the CSV, checked; every error names the line."""
     if len(cells) > len(header):
-        raise RuleError("file", f"line {line}: {len(cells)} columns, header has {len(header)}.")
+        raise too_many_cells(line, len(cells), len(header))
     values: dict[str, Any] = dict(zip(header, (c.strip() for c in cells), strict=False))
     rating = values.get("rating") or None
     try:
         values["rating"] = None if rating is None else int(rating)
     except ValueError:
-        raise RuleError("file", f"line {line}: rating '{rating}' must be a whole number.") from None
+        raise RowError(
+            line,
+            _("line %(line)s: rating '%(value)s' must be a whole number.")
+            % {"line": line, "value": rating},
+        ) from None
     try:
         return _player_fields(values)
     except RuleError as error:
-        raise RuleErrors(
-            RuleError("file", f"line {line}: {e.path[0]} {e.message}") for e in error.flatten()
-        ) from None
+        raise RuleErrors(row_error(line, e) for e in error.flatten()) from None
 
 
 @dataclass(frozen=True)
@@ -301,7 +370,11 @@ def _csv_members(
     if codes and tournament.club_id is None:
         line = min(codes)
         errors.append(
-            RuleError("file", f"line {line}: member — {tournament.name} is not under a club.")
+            RowError(
+                line,
+                _("line %(line)s: member — %(tournament)s is not under a club.")
+                % {"line": line, "tournament": tournament.name},
+            )
         )
         return {}
     club_members = Member.objects.filter(club_id=tournament.club_id, code__in=codes.values())
@@ -313,16 +386,20 @@ def _csv_members(
     seen: dict[str, int] = {}
     for line, code in codes.items():
         member = known.get(code)
+        names = {"line": line, "code": code}
         if member is None:
-            message = f"no member of {tournament.club.name} has the code '{code}'"
+            names["club"] = tournament.club.name
+            message = _("line %(line)s: member no member of %(club)s has the code '%(code)s'.")
         elif code in seen:
-            message = f"'{code}' is on line {seen[code]} already"
+            names["first"] = seen[code]
+            message = _("line %(line)s: member '%(code)s' is on line %(first)s already.")
         elif member.pk in taken:
-            message = f"{member.name} ('{code}') is already {taken[member.pk]}"
+            names |= {"member": member.name, "player": taken[member.pk]}
+            message = _("line %(line)s: member %(member)s ('%(code)s') is already %(player)s.")
         else:
             found[line], seen[code] = member, line
             continue
-        errors.append(RuleError("file", f"line {line}: member {message}."))
+        errors.append(RowError(line, message % names))
     return found
 
 
@@ -343,8 +420,8 @@ def players_import_csv(*, tournament: Tournament, by: User, data: bytes | str) -
             rows.append({**row, "line": line})
     members = _csv_members(tournament, table, errors)
     if not rows and not errors:
-        errors.append(RuleError("file", "has no player rows."))
-    raise_all(sorted(errors, key=_line_of))
+        errors.append(RuleError("file", _("has no player rows.")))
+    raise_all(sorted(errors, key=line_of))
     numbers = _next_numbers(tournament, len(rows))
     joined = joined_round_now(tournament)
     players = bulk_create_with_history(
@@ -366,9 +443,3 @@ def players_import_csv(*, tournament: Tournament, by: User, data: bytes | str) -
     )
     results_changed(tournament)
     return PlayersImport(players=players, delimiter=table.delimiter)
-
-
-def _line_of(error: RuleError) -> int:
-    """The line an import error names ("line 4: ..."), so all are listed in file order."""
-    head = error.message.removeprefix("line ").split(":", 1)[0]
-    return int(head) if head.isdigit() else 0

@@ -40,6 +40,9 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import get_random_string
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from scoring.errors import Conflict, RuleError, RuleErrors, raise_all
 
@@ -63,7 +66,7 @@ def _current(member: StaffMember) -> StaffMember:
     another request, it is a `Conflict` saying so."""
     current = StaffMember.objects.select_related("user").filter(pk=member.pk).first()
     if current is None:
-        raise Conflict("staff", "this person is no longer staff here; reload the page.")
+        raise Conflict("staff", _("this person is no longer staff here; reload the page."))
     return current
 
 
@@ -85,24 +88,28 @@ def _username(value: object) -> str:
     """A free username that Django's own rules accept (letters, digits and @.+-_)."""
     model: Any = get_user_model()
     if not isinstance(value, str) or not value.strip():
-        raise RuleError("username", "is required.")
+        raise RuleError("username", _("is required."))
     value = value.strip()
     limit = model._meta.get_field("username").max_length
     if len(value) > limit:
-        raise RuleError("username", f"is {len(value)} characters long; at most {limit} allowed.")
+        raise RuleError(
+            "username",
+            _("is %(length)s characters long; at most %(limit)s allowed.")
+            % {"length": len(value), "limit": limit},
+        )
     try:
         model.username_validator(value)
     except ValidationError as error:
         raise RuleError("username", " ".join(error.messages)) from None
     if model.objects.filter(username__iexact=value).exists():
-        raise RuleError("username", f"'{value}' is taken; choose another username.")
+        raise RuleError("username", _taken(value))
     return value
 
 
 def _password(value: object, username: str | None) -> str:
     """A password that passes the site's validators (`AUTH_PASSWORD_VALIDATORS`)."""
     if not isinstance(value, str) or not value:
-        raise RuleError("password", "is required.")
+        raise RuleError("password", _("is required."))
     model: Any = get_user_model()
     try:
         password_validation.validate_password(value, user=model(username=username or ""))
@@ -132,7 +139,11 @@ def _create_user(username: str, password: str) -> Any:
         with transaction.atomic():  # a savepoint: the same name taken at the same moment
             return get_user_model().objects.create_user(username=username, password=password)
     except IntegrityError:
-        raise RuleError("username", f"'{username}' is taken; choose another username.") from None
+        raise RuleError("username", _taken(username)) from None
+
+
+def _taken(username: str) -> str:
+    return _("'%(username)s' is taken; choose another username.") % {"username": username}
 
 
 @dataclass(frozen=True)
@@ -180,7 +191,8 @@ def staff_role_change(*, member: StaffMember, by: User, role: str) -> StaffMembe
     if _only_organiser(member):
         raise Conflict(
             "role",
-            f"{member.user.username} is the only organiser; make someone else organiser first.",
+            _("%(username)s is the only organiser; make someone else organiser first.")
+            % {"username": member.user.username},
         )
     member.role = role
     stamp_history_user(member, by).save()
@@ -195,8 +207,11 @@ def staff_remove(*, member: StaffMember, by: User) -> None:
     if _only_organiser(member):
         raise Conflict(
             "staff",
-            f"{member.user.username} is the only organiser; make someone else organiser "
-            "before removing them.",
+            _(
+                "%(username)s is the only organiser; make someone else organiser "
+                "before removing them."
+            )
+            % {"username": member.user.username},
         )
     stamp_history_user(member, by).delete()
 
@@ -233,7 +248,7 @@ def staff_invitation_revoke(*, invitation: StaffInvitation, by: User) -> StaffIn
     invitation = StaffInvitation.objects.select_for_update().get(pk=invitation.pk)
     if invitation.used_at is not None:
         raise Conflict(
-            "invitation", "this invitation has been used already; remove the person instead."
+            "invitation", _("this invitation has been used already; remove the person instead.")
         )
     if invitation.revoked_at is None:
         invitation.revoked_at = timezone.now()
@@ -241,18 +256,22 @@ def staff_invitation_revoke(*, invitation: StaffInvitation, by: User) -> StaffIn
     return invitation
 
 
-EXPIRED_OR_BROKEN = "This invitation link is not valid: it may be cut short. Ask for a new one."
+EXPIRED_OR_BROKEN = gettext_noop(
+    "This invitation link is not valid: it may be cut short. Ask for a new one."
+)
 
 
 def invitation_problem(invitation: StaffInvitation) -> str | None:
     """Why this invitation can no longer be accepted, in words for the invitee; or None."""
     if invitation.revoked_at is not None:
-        return "This invitation was withdrawn by the organiser. Ask them for a new one."
+        return _("This invitation was withdrawn by the organiser. Ask them for a new one.")
     if invitation.used_at is not None:
-        return "This invitation has been used already; each link makes one account."
+        return _("This invitation has been used already; each link makes one account.")
     if invitation.expires_at <= timezone.now():
-        when = timezone.localtime(invitation.expires_at).strftime("%-d %b %Y, %H:%M")
-        return f"This invitation expired on {when}. Ask the organiser for a new one."
+        when = date_format(timezone.localtime(invitation.expires_at), "j M Y, H:i")
+        return _("This invitation expired on %(when)s. Ask the organiser for a new one.") % {
+            "when": when
+        }
     return None
 
 
@@ -262,13 +281,13 @@ def staff_invitation_for(token: object, *, lock: bool = False) -> StaffInvitatio
     try:
         pk = signing.TimestampSigner(salt=INVITATION_SALT).unsign(str(token))
     except signing.BadSignature:
-        raise RuleError("token", EXPIRED_OR_BROKEN) from None
+        raise RuleError("token", _(EXPIRED_OR_BROKEN)) from None
     rows = StaffInvitation.objects.select_related("tournament")
     if lock:
         rows = rows.select_for_update(of=("self",))
     invitation = rows.filter(pk=int(pk)).first() if pk.isdigit() else None
     if invitation is None:
-        raise RuleError("token", EXPIRED_OR_BROKEN)
+        raise RuleError("token", _(EXPIRED_OR_BROKEN))
     problem = invitation_problem(invitation)
     if problem:
         raise RuleError("token", problem)

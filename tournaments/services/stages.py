@@ -14,6 +14,10 @@ Rules decided here (RULES.md is silent):
 * No stage can be added after a closed last stage (its cut is gone: nobody would enter).
 * A closed stage cannot change; a running one keeps its cut (its entrants are fixed) but
   its name, ranking and race may change.
+* A stage after the first may be limited to a division (`division`, its slug): its cut
+  takes only that division's players (`games.services.stages.stage_cut_preview`). Stage
+  1 has no cut and side events take who was not cut, so neither can be limited; a
+  division of another tournament is no division of this one (400 naming `division`).
 * A side event (kind `side`) is not added here but started from a closed stage
   (`games.services.stages.stage_side_start`): it has no cut of its own, its entrants are
   that stage's players not cut; a stage cannot become one, nor stop being one. Side
@@ -36,6 +40,7 @@ from ..events import pages_changed
 from ..lifecycle import require_open
 from ..models import Stage, Tournament
 from ..permissions import User, require
+from .divisions import divisions_of
 from .validation import choice, collect, max_length_of, stamp_history_user, text
 
 MAX_CUT = 10_000
@@ -51,34 +56,47 @@ FIELDS = {
     "reseat_every_game",
     "race_target",
     "race_cap",
+    "division",
 }
-CUT_FIELDS = {"cut_top", "cut_min_score", "cut_ties", "carry_over"}
+CUT_FIELDS = {"cut_top", "cut_min_score", "cut_ties", "carry_over", "division"}
 
 
 def _whole(field: str, value: object, low: int, high: int) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(field, f"must be a whole number, not {value!r}.")
+        raise RuleError(field, _("must be a whole number, not %(value)s.") % {"value": repr(value)})
     if not low <= value <= high:
-        raise RuleError(field, f"must be between {low} and {high}; got {value}.")
+        raise RuleError(
+            field,
+            _("must be between %(low)s and %(high)s; got %(value)s.")
+            % {"low": low, "high": high, "value": value},
+        )
     return value
 
 
 def _bool(field: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise RuleError(field, "must be true or false.")
+        raise RuleError(field, _("must be true or false."))
     return value
 
 
-def _checked(
-    values: Mapping[str, Any], number: int, tournament: Tournament, *, side: bool = False
+def stage_settings_checked(
+    values: Mapping[str, Any],
+    number: int,
+    default_ranking: list[str],
+    *,
+    side: bool = False,
+    tournament: Tournament | None = None,
 ) -> dict[str, Any]:
-    """Every field of a stage checked at once (all errors together), as it will be stored.
-    `side`: the stage is a side event (kind `side`, no cut)."""
+    """Every field of stage `number` checked at once (all errors together), as it will be
+    stored; `default_ranking` when `values` gives none. `side`: the stage is a side event
+    (kind `side`, no cut). Shared with the event file's import, which names the fields
+    by their place in the document. A division is looked up among `tournament`'s; without
+    one (a document checked before its tournament exists) none may be named."""
     unknown = sorted(set(values) - FIELDS)
     if unknown:
-        raise RuleError(unknown[0], "is not a stage setting.")
+        raise RuleError(unknown[0], _("is not a stage setting."))
     if (values.get("kind") == Stage.Kind.SIDE) != side:
         raise RuleError(
             "kind",
@@ -93,7 +111,7 @@ def _checked(
         ),
         "kind": collect(errors, choice, "kind", values.get("kind", "qualification"), Stage.Kind),
         "ranking": list(
-            collect(errors, validate_ranking, values.get("ranking", tournament.ranking)) or []
+            collect(errors, validate_ranking, values.get("ranking", default_ranking)) or []
         ),
         "carry_over": collect(
             errors, choice, "carry_over", values.get("carry_over", "none"), Stage.CarryOver
@@ -117,23 +135,44 @@ def _checked(
             errors, _whole, "race_target", values.get("race_target"), 1, MAX_RACE_GAMES
         ),
         "race_cap": collect(errors, _whole, "race_cap", values.get("race_cap"), 1, MAX_RACE_GAMES),
+        "division": collect(errors, _division, tournament, values.get("division")),
     }
     raise_all(errors)
+    if out["division"] is not None and (side or number == 1):
+        raise RuleError(
+            "division",
+            _("stage 1 has no cut: every player enters it; limit a later stage to a division.")
+            if not side
+            else _("a side event takes the players not cut; it cannot be limited to a division."),
+        )
     _check_cut(out, 1 if side else number)
     _check_race(out)
     return out
+
+
+def _division(tournament: Tournament | None, value: object) -> Any:
+    """The division a stage is limited to (a slug, or a row of this tournament), or None."""
+    if value is None or value == "":
+        return None
+    if tournament is None:
+        raise RuleError("division", _("no tournament yet, so no division to limit the stage to."))
+    if isinstance(value, list | tuple):
+        raise RuleError("division", _("name one division by its slug."))
+    (division,) = divisions_of(tournament, [value], "division")
+    return division
 
 
 def _check_cut(out: dict[str, Any], number: int) -> None:
     has_top, has_min = out["cut_top"] is not None, out["cut_min_score"] is not None
     if number == 1 and (has_top or has_min):
         raise RuleError(
-            "cut_top" if has_top else "cut_min_score", "stage 1 has no cut: everyone enters it."
+            "cut_top" if has_top else "cut_min_score",
+            _("stage 1 has no cut: everyone enters it."),
         )
     if number > 1 and has_top == has_min:
         raise RuleError(
             "cut_top",
-            "give either a number of players (cut_top) or a minimum score (cut_min_score).",
+            _("give either a number of players (cut_top) or a minimum score (cut_min_score)."),
         )
 
 
@@ -142,10 +181,14 @@ def _check_race(out: dict[str, Any]) -> None:
     if (target is None) != (cap is None):
         raise RuleError(
             "race_cap" if cap is None else "race_target",
-            "a race to N needs both its target and its cap.",
+            _("a race to N needs both its target and its cap."),
         )
     if target is not None and cap < target:
-        raise RuleError("race_cap", f"a cap of {cap} games leaves no room to win {target}.")
+        raise RuleError(
+            "race_cap",
+            _("a cap of %(cap)s games leaves no room to win %(target)s.")
+            % {"cap": cap, "target": target},
+        )
 
 
 def next_stage_number(tournament: Tournament) -> int:
@@ -164,11 +207,11 @@ def stage_create(*, tournament: Tournament, by: User, **values: Any) -> Stage:
         if last is not None and last.status == Stage.Status.CLOSED:
             raise Conflict(
                 "stage",
-                f"stage {last.number} ({last.name}) is closed: a stage after it would have "
-                "no entrants.",
+                _("stage %(number)s (%(name)s) is closed: a stage after it would have no entrants.")
+                % {"number": last.number, "name": last.name},
             )
         number = next_stage_number(tournament)
-        fields = _checked(values, number, tournament)
+        fields = stage_settings_checked(values, number, tournament.ranking, tournament=tournament)
         stage = Stage(tournament=tournament, number=number, **fields)
         stamp_history_user(stage, by).save()
         transaction.on_commit(lambda: pages_changed(tournament.slug))
@@ -183,14 +226,26 @@ def stage_update(*, stage: Stage, by: User, **changes: Any) -> Stage:
         require_open(tournament)
         stage = Stage.objects.get(pk=stage.pk)
         if stage.status == Stage.Status.CLOSED:
-            raise Conflict("status", f"stage {stage.number} ({stage.name}) is closed.")
+            raise Conflict(
+                "status",
+                _("stage %(number)s (%(name)s) is closed.")
+                % {"number": stage.number, "name": stage.name},
+            )
         if stage.status == Stage.Status.RUNNING and CUT_FIELDS & set(changes):
             field = sorted(CUT_FIELDS & set(changes))[0]
             raise Conflict(
-                field, f"stage {stage.number} ({stage.name}) is running: its entrants are fixed."
+                field,
+                _("stage %(number)s (%(name)s) is running: its entrants are fixed.")
+                % {"number": stage.number, "name": stage.name},
             )
         current = {name: getattr(stage, name) for name in FIELDS}
-        fields = _checked({**current, **changes}, stage.number, tournament, side=stage.is_side)
+        fields = stage_settings_checked(
+            {**current, **changes},
+            stage.number,
+            tournament.ranking,
+            side=stage.is_side,
+            tournament=tournament,
+        )
         for name, value in fields.items():
             setattr(stage, name, value)
         stamp_history_user(stage, by).save()

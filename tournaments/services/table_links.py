@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from ..models import Round, TableLink
 from ..permissions import User, require
@@ -107,29 +108,38 @@ def table_link_check(*, token: str, round_: Round, table_number: int) -> TableLi
     if link is None:
         raise TableLinkRefused(
             403,
-            "This table link is not valid",
-            "The address is incomplete or was changed. Scan the QR code on the table's "
-            "sheet again, or ask the organiser.",
+            _("This table link is not valid"),
+            _(
+                "The address is incomplete or was changed. Scan the QR code on the table's "
+                "sheet again, or ask the organiser."
+            ),
         )
     if (link.round_id, link.table_number) != (round_.pk, table_number):
         raise TableLinkRefused(
             403,
-            "This link is for another table",
-            f"It opens table {link.table_number} of round {link.round.number} only.",
+            _("This link is for another table"),
+            _("It opens table %(table)s of round %(round)s only.")
+            % {"table": link.table_number, "round": link.round.number},
         )
     if read is not None and read[1] != link.version:
         raise TableLinkRefused(
             410,
-            "This table link was revoked",
-            f"The organiser revoked the link of table {link.table_number} in round "
-            f"{link.round.number}. Ask them for the new sheet.",
+            _("This table link was revoked"),
+            _(
+                "The organiser revoked the link of table %(table)s in round %(round)s. "
+                "Ask them for the new sheet."
+            )
+            % {"table": link.table_number, "round": link.round.number},
         )
     reason = end_reason(link)
     if reason is not None:
         raise TableLinkRefused(
             410,
-            f"Round {link.round.number} is over",
-            f"Its table links have ended: {reason}. Results can no longer be entered "
-            "with this sheet; ask the organiser.",
+            _("Round %(round)s is over") % {"round": link.round.number},
+            _(
+                "Its table links have ended: %(reason)s. Results can no longer be entered "
+                "with this sheet; ask the organiser."
+            )
+            % {"reason": reason},
         )
     return link

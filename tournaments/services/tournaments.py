@@ -20,6 +20,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from scoring.errors import Conflict, RuleError, raise_all
 from scoring.qualification import check_slots
@@ -95,7 +96,7 @@ def _rule_overrides(rules: object) -> Mapping[str, Any]:
     if rules is None:
         return {}
     if not isinstance(rules, Mapping):
-        raise RuleError("rules", "must be an object of option: value pairs.")
+        raise RuleError("rules", _("must be an object of option: value pairs."))
     return rules
 
 
@@ -107,7 +108,7 @@ def _settings_errors(values: Mapping[str, Any]) -> list[RuleError]:
             collect(errors, whole_number_between, field, values[field], **bounds)
     for field in ("results_need_confirmation", "public", "credit_substitute_games"):
         if field in values and not isinstance(values[field], bool):
-            errors.append(RuleError(field, "must be true or false."))
+            errors.append(RuleError(field, _("must be true or false.")))
     for field, choices in (
         ("club_avoidance", Tournament.ClubAvoidance),
         ("missed_rounds", Tournament.MissedRounds),
@@ -117,7 +118,7 @@ def _settings_errors(values: Mapping[str, Any]) -> list[RuleError]:
             collect(errors, choice, field, values[field], choices)
     starts_on = values.get("starts_on")
     if starts_on is not None and not isinstance(starts_on, date):
-        errors.append(RuleError("starts_on", "must be a date (YYYY-MM-DD)."))
+        errors.append(RuleError("starts_on", _("must be a date (YYYY-MM-DD).")))
     return errors
 
 
@@ -175,14 +176,14 @@ def tournament_create(
     a phone signed in through a table link either (its user is inactive).
     """
     if signed_in_or_none(by) is None or not getattr(by, "is_active", False):
-        raise PermissionDenied("Sign in to create a tournament.")
+        raise PermissionDenied(_("Sign in to create a tournament."))
     errors: list[RuleError] = []
     name = collect(errors, _name, name)
     if slug:
         if slugify(slug) != slug or len(slug) > max_length_of(Tournament, "slug"):
-            errors.append(RuleError("slug", "use lowercase letters, digits and hyphens only."))
+            errors.append(RuleError("slug", _("use lowercase letters, digits and hyphens only.")))
         elif Tournament.objects.filter(slug=slug).exists():
-            errors.append(RuleError("slug", f"a tournament with slug '{slug}' already exists."))
+            errors.append(RuleError("slug", _slug_taken(slug)))
     preset = preset or DEFAULT_PRESET
     rule_set = collect(errors, lambda: resolve_rules(preset, _rule_overrides(rules)))
     ranking = collect(
@@ -249,7 +250,11 @@ def _insert_with_slug(
                 break
         else:
             return tournament
-    raise RuleError("slug", f"a tournament with slug '{slug or candidate}' already exists.")
+    raise RuleError("slug", _slug_taken(slug or candidate))
+
+
+def _slug_taken(slug: str) -> str:
+    return _("a tournament with slug '%(slug)s' already exists.") % {"slug": slug}
 
 
 def _new_rules(tournament: Tournament, changes: Mapping[str, Any]) -> dict[str, Any]:
@@ -263,7 +268,7 @@ def _new_rules(tournament: Tournament, changes: Mapping[str, Any]) -> dict[str, 
     rules = resolve_rules(preset, overrides).as_dict()
     if rules != tournament.rules and tournament.first_result_at is not None:
         field = "rules" if "rules" in changes else "preset"
-        raise RuleError(field, "rules cannot change once a result has been entered.")
+        raise RuleError(field, _("rules cannot change once a result has been entered."))
     return rules
 
 
@@ -279,7 +284,7 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     require(by, tournament, "organise")
     errors: list[RuleError] = [
-        RuleError(f, "cannot be changed.") for f in sorted(set(changes) - UPDATABLE)
+        RuleError(f, _("cannot be changed.")) for f in sorted(set(changes) - UPDATABLE)
     ]
     if "name" in changes:
         changes["name"] = collect(errors, _name, changes["name"])
@@ -325,7 +330,7 @@ def tournament_delete(*, tournament: Tournament, by: User) -> None:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     require(by, tournament, "organise")
     if tournament.first_result_at is not None:
-        raise RuleError((), "a tournament with entered results cannot be deleted.")
+        raise RuleError((), _("a tournament with entered results cannot be deleted."))
     # Seats protect their players (a player with a seat is never deleted on its own), so
     # the rounds go first and take their seats with them; then the players can go.
     tournament.rounds.all().delete()
@@ -335,7 +340,9 @@ def tournament_delete(*, tournament: Tournament, by: User) -> None:
 # What an organiser who is not a superuser hears when no user can be added under a name.
 # Any signed-in user can create a tournament and so reach this form: the answer must not
 # tell them whether an account exists, or they could list a club's usernames.
-NO_SUCH_USER = "no user can be added under that name; ask them for their exact username."
+NO_SUCH_USER = gettext_noop(
+    "no user can be added under that name; ask them for their exact username."
+)
 
 
 def _staff_user(by: User, username: object) -> Any:
@@ -351,10 +358,15 @@ def _staff_user(by: User, username: object) -> Any:
     if user is not None and user.is_active:
         return user
     if not getattr(by, "is_superuser", False):
-        raise RuleError("username", NO_SUCH_USER)
+        raise RuleError("username", _(NO_SUCH_USER))
     if user is None:
-        raise RuleError("username", f"there is no user named {username!r}.")
-    raise RuleError("username", f"{username!r} is deactivated; reactivate them first.")
+        raise RuleError(
+            "username", _("there is no user named %(username)s.") % {"username": repr(username)}
+        )
+    raise RuleError(
+        "username",
+        _("%(username)s is deactivated; reactivate them first.") % {"username": repr(username)},
+    )
 
 
 @transaction.atomic
@@ -375,7 +387,11 @@ def staff_add(*, tournament: Tournament, by: User, username: str, role: str) -> 
             member.role == StaffMember.Role.ORGANISER
             and tournament.staff.filter(role=StaffMember.Role.ORGANISER).count() == 1
         ):
-            raise RuleError("role", f"'{username}' is the only organiser; add another first.")
+            raise RuleError(
+                "role",
+                _("'%(username)s' is the only organiser; add another first.")
+                % {"username": username},
+            )
         member.role = role
     try:
         # A savepoint: the same user given a role at the same moment by another request
@@ -387,7 +403,10 @@ def staff_add(*, tournament: Tournament, by: User, username: str, role: str) -> 
             raise  # some other constraint: not ours to explain
         raise Conflict(
             "username",
-            f"'{username}' was given a role in this tournament at the same moment; "
-            "reload to see it.",
+            _(
+                "'%(username)s' was given a role in this tournament at the same moment; "
+                "reload to see it."
+            )
+            % {"username": username},
         ) from None
     return member

@@ -6,6 +6,9 @@ a limit is stated once, in the model.
 
 Not checked here: permissions (`tournaments.permissions.require`) and the rules of the
 game (`scoring`).
+
+Messages are translated when raised (`gettext`), in the language of the request that
+sent the bad value.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models
+from django.utils.translation import gettext as _
 
 from scoring.errors import Path, RuleError
 
@@ -31,15 +35,19 @@ def text(field: str | Path, value: object, *, max_length: int, required: bool = 
     if value is None:
         value = ""
     if not isinstance(value, str):
-        raise RuleError(field, "must be text.")
+        raise RuleError(field, _("must be text."))
     value = value.strip()
     if "\x00" in value:
         # No database column takes NUL characters (PostgreSQL refuses them outright).
-        raise RuleError(field, "must not contain NUL characters.")
+        raise RuleError(field, _("must not contain NUL characters."))
     if required and not value:
-        raise RuleError(field, "is required.")
+        raise RuleError(field, _("is required."))
     if len(value) > max_length:
-        raise RuleError(field, f"is {len(value)} characters long; at most {max_length} allowed.")
+        raise RuleError(
+            field,
+            _("is %(length)s characters long; at most %(limit)s allowed.")
+            % {"length": len(value), "limit": max_length},
+        )
     return value
 
 
@@ -50,11 +58,15 @@ def whole_number_between(
     if value is None:
         if nullable:
             return None
-        raise RuleError(field, "is required.")
+        raise RuleError(field, _("is required."))
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(field, f"must be a whole number, not {value!r}.")
+        raise RuleError(field, _("must be a whole number, not %(value)s.") % {"value": repr(value)})
     if not low <= value <= high:
-        raise RuleError(field, f"must be between {low} and {high}; got {value}.")
+        raise RuleError(
+            field,
+            _("must be between %(low)s and %(high)s; got %(value)s.")
+            % {"low": low, "high": high, "value": value},
+        )
     return value
 
 
@@ -62,7 +74,11 @@ def choice(field: str | Path, value: object, choices: type[models.TextChoices]) 
     """One of the values of a `TextChoices`."""
     allowed = [c.value for c in choices]
     if value not in allowed:
-        raise RuleError(field, f"{value!r} is not one of {', '.join(allowed)}.")
+        raise RuleError(
+            field,
+            _("%(value)s is not one of %(allowed)s.")
+            % {"value": repr(value), "allowed": ", ".join(allowed)},
+        )
     return str(value)
 
 

@@ -44,6 +44,7 @@ from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring.errors import RuleError, raise_all
 
@@ -71,13 +72,17 @@ Payload = dict[str, Any] | Callable[[], dict[str, Any]]
 def _url(value: object) -> str:
     limit = Webhook._meta.get_field("url").max_length or 500
     if not isinstance(value, str) or not value.strip():
-        raise RuleError("url", "is required: the http(s) address to send the events to.")
+        raise RuleError("url", _("is required: the http(s) address to send the events to."))
     value = value.strip()
     if len(value) > limit:
-        raise RuleError("url", f"is {len(value)} characters long; at most {limit} allowed.")
+        raise RuleError(
+            "url",
+            _("is %(length)s characters long; at most %(limit)s allowed.")
+            % {"length": len(value), "limit": limit},
+        )
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise RuleError("url", "must be an http:// or https:// address with a host.")
+        raise RuleError("url", _("must be an http:// or https:// address with a host."))
     return value
 
 
@@ -89,25 +94,30 @@ def _secret(value: object) -> str | None:
     if not isinstance(value, str) or not (MIN_SECRET_LENGTH <= len(value) <= limit):
         raise RuleError(
             "secret",
-            f"must be {MIN_SECRET_LENGTH} to {limit} characters, or left blank to generate one.",
+            _("must be %(minimum)s to %(limit)s characters, or left blank to generate one.")
+            % {"minimum": MIN_SECRET_LENGTH, "limit": limit},
         )
     return value
 
 
 def _events(value: object) -> list[str]:
     if not isinstance(value, list | tuple) or not value:
-        raise RuleError("events", f"choose at least one of: {', '.join(EVENTS)}.")
+        raise RuleError(
+            "events", _("choose at least one of: %(events)s.") % {"events": ", ".join(EVENTS)}
+        )
     unknown = [str(event) for event in value if event not in EVENTS]
     if unknown:
         raise RuleError(
-            "events", f"{', '.join(unknown)}: not an event; choose from {', '.join(EVENTS)}."
+            "events",
+            _("%(unknown)s: not an event; choose from %(events)s.")
+            % {"unknown": ", ".join(unknown), "events": ", ".join(EVENTS)},
         )
     return list(dict.fromkeys(value))
 
 
 def _active(value: object) -> bool:
     if not isinstance(value, bool):
-        raise RuleError("active", "must be true or false.")
+        raise RuleError("active", _("must be true or false."))
     return value
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from ..calendar import MEDIA_TYPE, calendar_of
 from ..models import Season
@@ -24,7 +25,7 @@ def tournament_calendar(request: HttpRequest, slug: str) -> HttpResponse:
         tournaments_visible_to(request.user).filter(slug=slug).prefetch_related("rounds").first()
     )
     if tournament is None:
-        raise Http404("No such tournament.")
+        raise Http404(_("No such tournament."))
     return _feed(calendar_of(tournament.name, [tournament]), f"{slug}.ics")
 
 

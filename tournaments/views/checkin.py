@@ -13,6 +13,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
@@ -37,7 +39,7 @@ def checkin(request: HttpRequest, tournament: Tournament, round_number: int) -> 
         form = CheckInForm(request.POST)
         anchor = ""
         if not form.is_valid():
-            messages.error(request, "Choose a player and present or absent.")
+            messages.error(request, _("Choose a player and present or absent."))
         else:
             player = form.cleaned_data["player"]
             try:
@@ -83,9 +85,13 @@ def checkin_everyone(
     except RuleError as error:
         messages.error(request, capfirst(error.message))
     else:
-        messages.success(
-            request,
-            f"Everyone is present for round {round_number}"
-            + (f" ({count} {'was' if count == 1 else 'were'} absent)." if count else "."),
-        )
+        if count:
+            message = ngettext(
+                "Everyone is present for round %(round)s (%(count)s was absent).",
+                "Everyone is present for round %(round)s (%(count)s were absent).",
+                count,
+            )
+        else:
+            message = _("Everyone is present for round %(round)s.")
+        messages.success(request, message % {"round": round_number, "count": count})
     return redirect("checkin", slug=tournament.slug, round_number=round_number)

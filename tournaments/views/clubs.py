@@ -23,12 +23,13 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 
-from ..csv_files import MAX_CSV_BYTES
+from ..csv_files import MAX_CSV_BYTES, delimiter_sentence
 from ..exports import members_csv
 from ..forms import (
     ClubForm,
@@ -56,7 +57,7 @@ def club_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
             return redirect_to_login(request.get_full_path())
         club = get_object_or_404(Club, slug=club_slug)
         if not can_run_club(request.user, club):
-            raise PermissionDenied("Only the club's organisers may do this.")
+            raise PermissionDenied(_("Only the club's organisers may do this."))
         return view(request, club, **kwargs)
 
     return wrapper
@@ -73,7 +74,9 @@ def club_create(request: HttpRequest) -> HttpResponse:
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, f"{club.name} is created; you organise it.")
+            messages.success(
+                request, _("%(name)s is created; you organise it.") % {"name": club.name}
+            )
             return redirect("club-members", club_slug=club.slug)
     return render(request, "tournaments/club_form.html", {"form": form})
 
@@ -106,7 +109,11 @@ def club_members(request: HttpRequest, club: Club) -> HttpResponse:
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, f"{member.name} is a member of {club.name}.")
+            messages.success(
+                request,
+                _("%(member)s is a member of %(club)s.")
+                % {"member": member.name, "club": club.name},
+            )
             return redirect("club-members", club_slug=club.slug)
     return _members_page(request, club, member_form=form)
 
@@ -128,7 +135,8 @@ def members_import(request: HttpRequest, club: Club) -> HttpResponse:
                 request,
                 ngettext("%(count)d member imported.", "%(count)d members imported.", count)
                 % {"count": count}
-                + f" The file's cells were separated by {imported.delimiter_name}s.",
+                + " "
+                + delimiter_sentence(imported.delimiter),
             )
             return redirect("club-members", club_slug=club.slug)
     return _members_page(request, club, import_form=form)
@@ -150,7 +158,11 @@ def club_organiser_add(request: HttpRequest, club: Club) -> HttpResponse:
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, f"{username} organises {club.name} now.")
+            messages.success(
+                request,
+                _("%(username)s organises %(club)s now.")
+                % {"username": username, "club": club.name},
+            )
             return redirect("club-members", club_slug=club.slug)
     return _members_page(request, club, organiser_form=form)
 
@@ -173,9 +185,9 @@ def member_edit(request: HttpRequest, club: Club, member_id: int) -> HttpRespons
             add_rule_errors(form, error)
         else:
             if changes:
-                messages.success(request, f"{member.name} is saved.")
+                messages.success(request, _("%(name)s is saved.") % {"name": member.name})
             else:
-                messages.info(request, "Nothing was changed.")
+                messages.info(request, _("Nothing was changed."))
             return redirect("club-members", club_slug=club.slug)
     return render(
         request,
@@ -196,7 +208,9 @@ def season_create(request: HttpRequest, club: Club) -> HttpResponse:
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, f"The season {season.name} is declared.")
+            messages.success(
+                request, _("The season %(season)s is declared.") % {"season": season.name}
+            )
             return redirect("season-detail", club_slug=club.slug, season_slug=season.slug)
     return render(request, "tournaments/season_form.html", {"club": club, "form": form})
 
@@ -220,14 +234,15 @@ def tournament_club(request: HttpRequest, tournament: Tournament) -> HttpRespons
         except RuleError as error:
             add_rule_errors(form, error)
         except PermissionDenied:
-            form.add_error("club", "Only someone who organises the club may move it.")
+            form.add_error("club", _("Only someone who organises the club may move it."))
         else:
             club = form.cleaned_data["club"]
             messages.success(
                 request,
-                f"{tournament.name} is held under {club.name}."
+                _("%(tournament)s is held under %(club)s.")
+                % {"tournament": tournament.name, "club": club.name}
                 if club
-                else f"{tournament.name} is under no club.",
+                else _("%(tournament)s is under no club.") % {"tournament": tournament.name},
             )
             return redirect("tournament-club", slug=tournament.slug)
     return render(
@@ -276,7 +291,7 @@ def links_confirm(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             % {"count": count},
         )
     else:
-        messages.info(request, "No match was chosen: nothing was linked.")
+        messages.info(request, _("No match was chosen: nothing was linked."))
     return redirect("tournament-members", slug=tournament.slug)
 
 
@@ -286,16 +301,19 @@ def player_link(request: HttpRequest, tournament: Tournament, player_number: int
     player = get_object_or_404(tournament.players, number=player_number)
     members = tournament.club.members.all() if tournament.club else Member.objects.none()
     form = PlayerLinkForm(request.POST, members=members)
-    label = f"#{player.number} {player.name}"
+    names = {"number": player.number, "name": player.name}
     if not form.is_valid():
-        return _links_page(request, tournament, {player.pk: "Choose a member of the club."})
+        return _links_page(request, tournament, {player.pk: _("Choose a member of the club.")})
     member = form.cleaned_data["member"]
     try:
         club_services.player_link(player=player, by=request.user, member=member)
     except RuleError as error:
         return _links_page(request, tournament, {player.pk: error.message})
     if member is None:
-        messages.success(request, f"{label} is not linked to a member now.")
+        messages.success(request, _("#%(number)s %(name)s is not linked to a member now.") % names)
     else:
-        messages.success(request, f"{label} is linked to {member.name}.")
+        messages.success(
+            request,
+            _("#%(number)s %(name)s is linked to %(member)s.") % {**names, "member": member.name},
+        )
     return redirect("tournament-members", slug=tournament.slug)

@@ -17,15 +17,18 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import capfirst
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.errors import RuleError
 from scoring.rules import PRESET_RANKING, PRESET_TABLE_SIZE
 
+from ..csv_files import delimiter_sentence
 from ..exports import players_csv as players_csv_text
 from ..forms import PlayerForm, PlayerImportForm, TournamentForm
 from ..models import Player, Tournament
+from ..selectors import divisions_list
 from ..services import players as player_services
 from ..services import tournaments as services
 from ..web import (
@@ -49,7 +52,9 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, f"{tournament.name} is created; you organise it.")
+            messages.success(
+                request, _("%(name)s is created; you organise it.") % {"name": tournament.name}
+            )
             return redirect("tournament-players", slug=tournament.slug)
     return render(request, "tournaments/tournament_form.html", {"form": form, "creating": True})
 
@@ -79,7 +84,7 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, "Settings saved.")
+            messages.success(request, _("Settings saved."))
             return redirect("tournament-detail", slug=tournament.slug)
     return render(
         request,
@@ -107,9 +112,11 @@ def _players_page(
         "tournaments/players.html",
         {
             **tournament_context(request.user, tournament),
-            "form": form or PlayerForm(),
+            "form": form or PlayerForm(tournament=tournament, divisions=divisions_list(tournament)),
             "import_form": import_form or PlayerImportForm(),
-            "players": tournament.players.order_by("number"),
+            "players": tournament.players.select_related("member")
+            .prefetch_related("divisions")
+            .order_by("number"),
         },
     )
 
@@ -117,19 +124,25 @@ def _players_page(
 @tournament_page("organise")
 def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The player list; POST registers one player."""
-    form = PlayerForm(request.POST or None)
+    form = PlayerForm(
+        request.POST or None, tournament=tournament, divisions=divisions_list(tournament)
+    )
     if request.method == "POST" and form.is_valid():
         try:
             player = player_services.player_register(
-                tournament=tournament, by=request.user, **form.cleaned_data
+                tournament=tournament, by=request.user, **form.values()
             )
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, f"{player.name} registered as #{player.number}.")
+            messages.success(
+                request,
+                _("%(name)s registered as #%(number)s.")
+                % {"name": player.name, "number": player.number},
+            )
             warning = player_services.same_name_warning(player)
             if warning:
-                messages.warning(request, f"Note: {warning}.")
+                messages.warning(request, _("Note: %(warning)s.") % {"warning": warning})
             return redirect("tournament-players", slug=tournament.slug)
     return _players_page(request, tournament, form=form)
 
@@ -154,7 +167,8 @@ def players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse
                 request,
                 ngettext("%(count)d player imported.", "%(count)d players imported.", count)
                 % {"count": count}
-                + f" The file's cells were separated by {imported.delimiter_name}s.",
+                + " "
+                + delimiter_sentence(imported.delimiter),
             )
             return redirect("tournament-players", slug=tournament.slug)
     return _players_page(request, tournament, import_form=form)
@@ -170,10 +184,17 @@ def player_status(request: HttpRequest, tournament: Tournament, player_number: i
             player=player, by=request.user, status=request.POST.get("status")
         )
     except RuleError as error:
-        messages.error(request, f"#{player.number} {player.name}: {error}")
+        messages.error(
+            request,
+            _("#%(number)s %(name)s: %(error)s")
+            % {"number": player.number, "name": player.name, "error": error},
+        )
     else:
-        state = "withdrawn" if player.status == Player.Status.WITHDRAWN else "active again"
-        messages.success(request, f"#{player.number} {player.name} is {state}.")
+        names = {"number": player.number, "name": player.name}
+        if player.status == Player.Status.WITHDRAWN:
+            messages.success(request, _("#%(number)s %(name)s is withdrawn.") % names)
+        else:
+            messages.success(request, _("#%(number)s %(name)s is active again.") % names)
     return redirect("tournament-players", slug=tournament.slug)
 
 
@@ -191,10 +212,17 @@ def player_fixed_table(
     try:
         player_services.player_update(player=player, by=request.user, fixed_table=value)
     except RuleError as error:
-        messages.error(request, f"#{player.number} {player.name}: fixed table {error.message}")
+        messages.error(
+            request,
+            _("#%(number)s %(name)s: fixed table %(problem)s")
+            % {"number": player.number, "name": player.name, "problem": error.message},
+        )
     else:
-        where = f"table {player.fixed_table}" if player.fixed_table else "any table"
-        messages.success(request, f"#{player.number} {player.name} sits at {where}.")
+        names = {"number": player.number, "name": player.name, "table": player.fixed_table}
+        if player.fixed_table:
+            messages.success(request, _("#%(number)s %(name)s sits at table %(table)s.") % names)
+        else:
+            messages.success(request, _("#%(number)s %(name)s sits at any table.") % names)
     return redirect("tournament-players", slug=tournament.slug)
 
 
@@ -209,7 +237,11 @@ def player_delete(request: HttpRequest, tournament: Tournament, player_number: i
         except RuleError as error:
             messages.error(request, capfirst(error.message))
         else:
-            messages.success(request, f"#{player.number} {player.name} is deleted.")
+            messages.success(
+                request,
+                _("#%(number)s %(name)s is deleted.")
+                % {"number": player.number, "name": player.name},
+            )
         return redirect("tournament-players", slug=tournament.slug)
     return render(
         request,

@@ -12,12 +12,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 
 from scoring.errors import RuleError
 
 from ..forms import PlayerEditForm
 from ..models import Tournament
-from ..selectors import player_history
+from ..selectors import divisions_list, player_history
 from ..services import players as player_services
 from ..web import add_rule_errors, tournament_context, tournament_page
 
@@ -25,7 +26,14 @@ from ..web import add_rule_errors, tournament_context, tournament_page
 @tournament_page("organise")
 def player_edit(request: HttpRequest, tournament: Tournament, player_number: int) -> HttpResponse:
     player = get_object_or_404(tournament.players, number=player_number)
-    form = PlayerEditForm(request.POST or None, initial=PlayerEditForm.initial_for(player))
+    divisions = divisions_list(tournament)
+    form = PlayerEditForm(
+        request.POST or None,
+        initial=PlayerEditForm.initial_for(player, divisions),
+        tournament=tournament,
+        player=player,
+        divisions=divisions,
+    )
     if request.method == "POST" and form.is_valid():
         changes = {
             field: value
@@ -39,12 +47,16 @@ def player_edit(request: HttpRequest, tournament: Tournament, player_number: int
             add_rule_errors(form, error)
         else:
             if changes:
-                messages.success(request, f"#{player.number} {player.name} is saved.")
+                messages.success(
+                    request,
+                    _("#%(number)s %(name)s is saved.")
+                    % {"number": player.number, "name": player.name},
+                )
                 warning = player_services.same_name_warning(player)
                 if warning:
-                    messages.warning(request, f"Note: {warning}.")
+                    messages.warning(request, _("Note: %(warning)s.") % {"warning": warning})
             else:
-                messages.info(request, "Nothing was changed.")
+                messages.info(request, _("Nothing was changed."))
             return redirect("tournament-players", slug=tournament.slug)
     return render(
         request,

@@ -17,8 +17,9 @@ def home(request: HttpRequest) -> HttpResponse:
     groups: dict[str, list[Tournament]] = {status: [] for status in Tournament.Status.values}
     for tournament in tournaments_visible_to(request.user).order_by("-starts_on", "name"):
         groups[tournament.status].append(tournament)
-    sections = [(label, groups[value]) for value, label in Tournament.Status.choices]
-    sections.sort(key=lambda section: ["Running", "Upcoming", "Finished"].index(section[0]))
+    # Ordered by the status, not by its label: the label is in the reader's language.
+    order = [Tournament.Status.RUNNING, Tournament.Status.UPCOMING, Tournament.Status.FINISHED]
+    sections = [(Tournament.Status(value).label, groups[value]) for value in order]
     return render(
         request,
         "tournaments/home.html",

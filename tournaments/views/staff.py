@@ -24,6 +24,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.errors import Conflict, RuleError
@@ -91,7 +92,7 @@ def staff(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, f"{member.user.username} is now {member.role}.")
+            messages.success(request, _now_role(member))
             return redirect("tournament-staff", slug=tournament.slug)
     return _staff_page(request, tournament, form=form)
 
@@ -130,7 +131,7 @@ def staff_role(request: HttpRequest, tournament: Tournament, member_id: int) -> 
             messages.error(request, capfirst(error.message))
             return redirect("tournament-staff", slug=tournament.slug)
         return _staff_page(request, tournament, role_errors={member.pk: capfirst(error.message)})
-    messages.success(request, f"{member.user.username} is now {member.get_role_display()}.")
+    messages.success(request, _now_role(member))
     if member.user_id == request.user.pk and member.role != StaffMember.Role.ORGANISER:
         return redirect("tournament-detail", slug=tournament.slug)  # no Staff page for them now
     return redirect("tournament-staff", slug=tournament.slug)
@@ -151,7 +152,9 @@ def staff_remove(request: HttpRequest, tournament: Tournament, member_id: int) -
     except Conflict as error:
         messages.error(request, capfirst(error.message))
         return redirect("tournament-staff", slug=tournament.slug)
-    messages.success(request, f"{member.user.username} is no longer staff here.")
+    messages.success(
+        request, _("%(username)s is no longer staff here.") % {"username": member.user.username}
+    )
     if member.user_id == request.user.pk:
         return redirect("tournament-detail", slug=tournament.slug)
     return redirect("tournament-staff", slug=tournament.slug)
@@ -171,8 +174,15 @@ def invitation_create(request: HttpRequest, tournament: Tournament) -> HttpRespo
         else:
             messages.success(
                 request,
-                f"Invitation made for a {invitation.get_role_display().lower()}: copy its "
-                "link below and send it. It works once.",
+                _(
+                    "Invitation made for an organiser: copy its link below and send it. "
+                    "It works once."
+                )
+                if invitation.role == StaffMember.Role.ORGANISER
+                else _(
+                    "Invitation made for a scorekeeper: copy its link below and send it. "
+                    "It works once."
+                ),
             )
             return redirect("tournament-staff", slug=tournament.slug)
     return _staff_page(request, tournament, invitation_form=form)
@@ -187,7 +197,7 @@ def invitation_revoke(request: HttpRequest, tournament: Tournament, pk: int) -> 
     except RuleError as error:
         messages.error(request, capfirst(error.message))
     else:
-        messages.success(request, "The invitation is revoked; its link no longer works.")
+        messages.success(request, _("The invitation is revoked; its link no longer works."))
     return redirect("tournament-staff", slug=tournament.slug)
 
 
@@ -211,13 +221,25 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
             login(request, member.user, backend=SIGN_IN_BACKEND)
             messages.success(
                 request,
-                f"Welcome, {member.user.username}: you are {member.get_role_display().lower()} "
-                f"of {member.tournament.name}.",
+                _("Welcome, %(username)s: you are %(role)s of %(tournament)s.")
+                % {
+                    "username": member.user.username,
+                    "role": member.get_role_display().lower(),
+                    "tournament": member.tournament.name,
+                },
             )
             return redirect("tournament-detail", slug=member.tournament.slug)
     return render(
         request, "tournaments/invitation_accept.html", {"invitation": invitation, "form": form}
     )
+
+
+def _now_role(member: StaffMember) -> str:
+    """ "bob is now Organiser." — one sentence per role, so each language words it whole."""
+    names = {"username": member.user.username}
+    if member.role == StaffMember.Role.ORGANISER:
+        return _("%(username)s is now Organiser.") % names
+    return _("%(username)s is now Scorekeeper.") % names
 
 
 def _unusable(request: HttpRequest, error: RuleError) -> HttpResponse:

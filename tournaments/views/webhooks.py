@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
@@ -68,5 +69,7 @@ def webhook_delete(request: HttpRequest, tournament: Tournament, pk: int) -> Htt
     hook = get_object_or_404(tournament.webhooks, pk=pk)
     hook.tournament = tournament
     services.webhook_delete(webhook=hook, by=request.user)
-    messages.success(request, f"The webhook to {hook.url} is deleted with its log.")
+    messages.success(
+        request, _("The webhook to %(url)s is deleted with its log.") % {"url": hook.url}
+    )
     return redirect("tournament-webhooks", slug=tournament.slug)

@@ -12,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from games.services.event_file import SCHEMA_PATH
 from tests.api import rows
 from tests.games.helpers import enter_rummikub
+from tests.games.test_event_file_stages import exported, saved, staged  # noqa: F401 - a fixture
 from tournaments.models import Tournament
 from tournaments.services.tournaments import tournament_update
 
@@ -101,3 +102,17 @@ def test_only_a_signed_in_user_imports(client_for, tournament):
     )
     assert answer.status_code == 401
     assert not Tournament.objects.filter(slug="anon").exists()
+
+
+def test_a_bad_stage_is_a_400_naming_its_path(client_for, staged):  # noqa: F811
+    document = exported(staged)
+    document["stages"][1]["cut_top"] = None
+    document["rounds"][2]["stage"] = 9
+    before = saved()
+    answer = client_for("carol").post(
+        "/api/v1/event-files/", {"file": upload(document), "slug": "bad"}, format="multipart"
+    )
+    assert answer.status_code == 400
+    assert "cut_top" in answer.json()["stages"][1]
+    assert "stage" in answer.json()["rounds"][2]
+    assert saved() == before

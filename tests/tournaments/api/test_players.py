@@ -14,9 +14,11 @@ pytestmark = pytest.mark.django_db
 
 PLAYERS = "/api/v1/tournaments/club-open/players/"
 PLAYER_KEYS = {
-    "id", "number", "name", "club", "rating", "status", "fixed_table", "joined_round",
-    "already_qualified",
-}  # fmt: skip
+    *("id", "number", "name", "club", "rating", "status", "fixed_table", "joined_round"),
+    *("member", "member_name"),  # additions of issue 15: API.md's shape holds
+    "already_qualified",  # an addition (issue 12): passes a qualification slot down
+    "divisions",  # an addition (issue 12): the slugs of the player's divisions
+}
 
 
 def csv_file(text: str | bytes, name: str = "players.csv") -> SimpleUploadedFile:
@@ -42,6 +44,9 @@ def test_register_answers_the_player(client_for, tournament):
         "status": "active",
         "fixed_table": None,
         "joined_round": None,  # registered before round 1: from the start
+        "member": None,
+        "member_name": None,
+        "divisions": [],
         "already_qualified": False,
     }
 
@@ -307,3 +312,101 @@ def test_import_links_players_by_membership_code(client_for, tournament, alice):
     )
     assert response.status_code == 201
     assert Player.objects.get(name="Ada").member == ada
+
+
+# --- the member link (issue 15) ----------------------------------------------------------
+
+
+@pytest.fixture
+def members(tournament, alice):
+    """The tournament held under Haifa Joker (members Ada and Bo); Cy is a member of
+    another club alice runs."""
+    club = club_create(by=alice, name="Haifa Joker")
+    tournament_hold_under(tournament=tournament, by=alice, club=club)
+    other = club_create(by=alice, name="Tel Aviv Tiles")
+    return {
+        "ada": member_create(club=club, by=alice, name="Ada Peretz", code="H-1"),
+        "bo": member_create(club=club, by=alice, name="Bo Levi"),
+        "cy": member_create(club=other, by=alice, name="Cy Cohen"),
+    }
+
+
+def test_register_links_a_member_and_answers_it(client_for, members):
+    ada = members["ada"]
+    response = client_for("alice").post(PLAYERS, {"name": "Ada", "member": ada.pk}, format="json")
+    assert response.status_code == 201, response.json()
+    assert (response.json()["member"], response.json()["member_name"]) == (ada.pk, "Ada Peretz")
+    assert Player.objects.get(name="Ada").member == ada
+    listed = client_for("anon").get(PLAYERS).json()["results"]
+    assert [(p["name"], p["member_name"]) for p in listed if p["member"]] == [("Ada", "Ada Peretz")]
+
+
+def test_patch_links_changes_and_unlinks_the_member(client_for, tournament, members):
+    player = tournament.players.get(number=3)
+    url = f"{PLAYERS}{player.id}/"
+    alice = client_for("alice")
+    assert alice.patch(url, {"member": members["ada"].pk}, format="json").json()["member"] == (
+        members["ada"].pk
+    )
+    moved = alice.patch(url, {"member": members["bo"].pk}, format="json").json()
+    assert (moved["member"], moved["member_name"]) == (members["bo"].pk, "Bo Levi")
+    unlinked = alice.patch(url, {"member": None}, format="json").json()
+    assert (unlinked["member"], unlinked["member_name"]) == (None, None)
+    player.refresh_from_db()
+    assert player.member is None
+
+
+@pytest.mark.parametrize(
+    ("member", "message"),
+    [
+        ("cy", "no member of Haifa Joker has the id"),  # another club's member
+        (999_999, "no member of Haifa Joker has the id 999999"),
+        ("taken", "Ada Peretz is already Player 1 (#1)"),
+        ("text", "whole number"),
+    ],
+)
+def test_a_bad_member_is_a_400_naming_member_and_nothing_is_saved(
+    client_for, tournament, members, alice, member, message
+):
+    first = tournament.players.get(number=1)
+    client_for("alice").patch(f"{PLAYERS}{first.id}/", {"member": members["ada"].pk}, format="json")
+    value = {"cy": members["cy"].pk, "taken": members["ada"].pk, "text": "ada"}.get(member, member)
+    second = tournament.players.get(number=2)
+    before = rows()
+    for response in (
+        client_for("alice").post(PLAYERS, {"name": "Dov", "member": value}, format="json"),
+        client_for("alice").patch(f"{PLAYERS}{second.id}/", {"member": value}, format="json"),
+    ):
+        assert response.status_code == 400
+        assert set(response.json()) == {"member"}
+        assert message in response.json()["member"][0]
+    assert rows() == before
+    second.refresh_from_db()
+    assert second.member is None
+
+
+def test_a_member_needs_a_tournament_under_a_club(client_for, alice):
+    make_tournament(alice, name="No Club")
+    club = club_create(by=alice, name="Haifa Joker")
+    ada = member_create(club=club, by=alice, name="Ada")
+    response = client_for("alice").post(
+        "/api/v1/tournaments/no-club/players/", {"name": "Ada", "member": ada.pk}, format="json"
+    )
+    assert response.status_code == 400
+    assert "is not held under a club" in response.json()["member"][0]
+    assert not Player.objects.filter(tournament__slug="no-club").exists()
+
+
+def test_the_player_list_reads_members_in_a_fixed_number_of_queries(
+    client_for, tournament, members, alice, django_assert_max_num_queries
+):
+    for number, member in ((1, "ada"), (2, "bo")):
+        client_for("alice").patch(
+            f"{PLAYERS}{tournament.players.get(number=number).id}/",
+            {"member": members[member].pk},
+            format="json",
+        )
+    anon = client_for("anon")
+    with django_assert_max_num_queries(8):
+        body = anon.get(PLAYERS).json()
+    assert [p["member_name"] for p in body["results"][:3]] == ["Ada Peretz", "Bo Levi", None]
