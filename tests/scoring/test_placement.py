@@ -3,7 +3,7 @@ of 2, 3 and 4, first places, the organiser's table checked; and the two standing
 metrics built on them (placement_points, first_places)."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.placement import (
@@ -111,6 +111,7 @@ def games(draw):
     return scores, frozenset(winners)
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_without_ties_a_tables_points_add_up_to_its_row(game):
     scores, winners = game
@@ -123,6 +124,7 @@ def test_without_ties_a_tables_points_add_up_to_its_row(game):
         assert sum(points.values()) >= sum(row)
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_places_follow_winners_then_scores(game):
     scores, winners = game
@@ -158,7 +160,7 @@ def tournaments(draw):
     return players, lines
 
 
-@settings(deadline=None)
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tournaments())
 def test_first_places_never_exceed_games_won_and_points_stay_in_bounds(tournament):
     players, lines = tournament
