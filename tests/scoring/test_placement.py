@@ -9,9 +9,11 @@ from hypothesis import strategies as st
 from scoring.placement import (
     DEFAULT_PLACEMENT_POINTS,
     GameFinish,
+    PlaceCount,
     as_stored,
     check_placement_points,
     finishing_places,
+    placement_from_counts,
     placement_points,
     placement_totals,
 )
@@ -205,3 +207,22 @@ def test_placement_ranks_a_small_event():
         (r.rank, r.player, r.metrics["placement_points"], r.metrics["first_places"]) for r in rows
     ]
     assert got == [(1, 1, 7, 1), (1, 2, 7, 1), (3, 3, 4, 0), (4, 4, 0, 0)]
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(games(), max_size=8))
+def test_counting_places_sums_like_whole_games(played):
+    """What the recompute's SQL sends (games counted by place) sums as the games do."""
+    finishes = [GameFinish(scores, winners) for scores, winners in played]
+    counted: dict[tuple, int] = {}
+    for game in finishes:
+        for player, (place, shared) in finishing_places(game.scores, game.winners).items():
+            key = (player, len(game.scores), place, shared, player in game.winners)
+            counted[key] = counted.get(key, 0) + 1
+    counts = [PlaceCount(*key, games) for key, games in counted.items()]
+    assert placement_from_counts(counts) == placement_totals(finishes)
+
+
+def test_a_place_beyond_the_table_is_a_programming_error():
+    with pytest.raises(ValueError, match="place 5 at a table of 4"):
+        placement_from_counts([PlaceCount(1, 4, 5, False, False, 1)])
