@@ -6,13 +6,15 @@ from __future__ import annotations
 import pytest
 
 from games.models import Game
+from games.services.results import result_submit
 from games.services.rounds import round_open
 from games.services.stages import stage_close, stage_cut_preview, stage_rows
 from games.services.standings import standings_recompute
 from tests.factories import make_tournament, open_round
-from tests.games.helpers import enter_rummikub
+from tests.games.helpers import enter_rummikub, seated
 from tournaments.models import Stage
 from tournaments.services.stages import stage_create
+from tournaments.services.tournaments import tournament_update
 
 pytestmark = pytest.mark.django_db
 
@@ -97,3 +99,26 @@ def test_a_stage_ranked_by_placement_points_stays_within_the_query_bound(
     with django_assert_max_num_queries(8):
         rows = stage_rows(final)
     assert sorted(r.metrics["placement_points"] for r in rows) == [0, 1, 3, 4]
+
+
+def test_a_substitutes_seat_takes_its_place_but_earns_its_player_nothing(alice):
+    tournament = make_tournament(alice, name="Sub Cup", players=4, ranking=RANKING)
+    round_ = open_round(tournament, alice)
+    game = Game.objects.get(table__round=round_, number=1)
+    players = seated(game)
+    # seat 1 goes out; seats 2, 3, 4 hold 4, 10 and 2: places 1, 3, 4, 2 — seat 2 a substitute
+    racks = [{"player": players[0], "tiles": ""}]
+    racks += [
+        {"player": p, "tiles": t} for p, t in zip(players[1:], ("R4", "B10", "K2"), strict=True)
+    ]
+    racks[1]["substitute"] = "Sam Sub"
+    result_submit(game=game, by=alice, based_on=0, end="rummikub", winner=players[0], racks=racks)
+
+    def points():
+        snapshot = standings_recompute(tournament_id=tournament.pk)
+        got = {row["player"]["id"]: row["metrics"]["placement_points"] for row in snapshot.rows}
+        return [got[p] for p in players]
+
+    assert points() == [4, 0, 0, 3]  # seat 3 stays fourth: the substitute finished third
+    tournament_update(tournament=tournament, by=alice, credit_substitute_games=True)
+    assert points() == [4, 1, 0, 3]
