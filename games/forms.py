@@ -29,6 +29,7 @@ from typing import Any
 from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from scoring.errors import RuleError
 from tournaments.models import Round, Tournament
@@ -129,7 +130,9 @@ class RackForm(PageForm):
     def shown_value(self) -> str:
         """The rack value of a prefilled rack (before anyone types)."""
         value = self.initial.get("value")
-        return "" if self.is_bound or value is None else _("= {value} points").format(value=value)
+        if self.is_bound or value is None:
+            return ""
+        return ngettext("= {value} point", "= {value} points", value).format(value=value)
 
     def rack(self) -> dict[str, Any]:
         """This rack as the service takes it."""

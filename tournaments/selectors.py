@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Max, Prefetch, QuerySet
+from django.utils.translation import gettext_lazy
 
 from .models import (
     Absence,
@@ -144,6 +145,7 @@ PLAYER_HISTORY_FIELDS = {
     "club": "Club",
     "rating": "Rating",
     "status": "Status",
+    "member": gettext_lazy("Club member"),
 }
 
 
@@ -156,8 +158,9 @@ class HistoryEntry:
 
 
 def player_history(player: Player) -> list[HistoryEntry]:
-    """Every change of the player, newest first: one query, diffs taken here."""
-    return _history(player.history, PLAYER_HISTORY_FIELDS, "registered")
+    """Every change of the player, newest first: one query (the linked members joined),
+    diffs taken here."""
+    return _history(player.history, PLAYER_HISTORY_FIELDS, "registered", related=("member",))
 
 
 # The fields of a member the member edit page's history shows, with their labels.
@@ -169,8 +172,12 @@ def member_history(member: Member) -> list[HistoryEntry]:
     return _history(member.history, MEMBER_HISTORY_FIELDS, "added")
 
 
-def _history(history: Any, fields: dict[str, str], created: str) -> list[HistoryEntry]:
-    records = list(history.select_related("history_user").order_by("history_date", "history_id"))
+def _history(
+    history: Any, fields: dict[str, Any], created: str, related: tuple[str, ...] = ()
+) -> list[HistoryEntry]:
+    records = list(
+        history.select_related("history_user", *related).order_by("history_date", "history_id")
+    )
     entries: list[HistoryEntry] = []
     previous = None
     for record in records:

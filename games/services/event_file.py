@@ -26,6 +26,10 @@ Decisions where RULES.md is silent:
 * Club and member links are informative: an import links a player to no member and holds
   the tournament under no club, and is never `rated` (its games were rated, if at all,
   where they were played).
+* divisions — the tournament's divisions (`divisions`: slug, name, order, prizes), each
+  player's by slug (`players[].divisions`), a stage's by slug (`stages[].division`); the
+  qualification slots (`tournament.qualify_slots`, `qualify_event`) and who qualified
+  earlier (`players[].already_qualified`). All optional in a file: absent means none.
 * Each player's tie-breaking lot travels with them (`Player.lot`), so the imported
   tournament ranks its ties exactly as the original did: the same standings, row for row,
   overall and in every stage.
@@ -66,8 +70,18 @@ from scoring.errors import Conflict, RuleError, raise_all
 from scoring.rules import RuleSet
 from scoring.standings import validate_ranking
 from tournaments.events import results_changed
-from tournaments.models import Absence, Player, Round, StaffMember, Stage, StageEntry, Tournament
+from tournaments.models import (
+    Absence,
+    Division,
+    Player,
+    Round,
+    StaffMember,
+    Stage,
+    StageEntry,
+    Tournament,
+)
 from tournaments.permissions import User
+from tournaments.services.divisions import SLUG as DIVISION_SLUG
 from tournaments.services.stages import stage_settings_checked
 from tournaments.services.validation import max_length_of, signed_in_or_none, stamp_history_user
 
@@ -127,21 +141,44 @@ def event_file_export(tournament: Tournament) -> dict[str, Any]:
     players = list(tournament.players.select_related("member").order_by("pk"))
     number = {p.pk: p.number for p in players}
     lots = {row["player"]["id"]: row["metrics"]["lot"] for row in snapshot.rows}
+    divisions = list(tournament.divisions.order_by("order", "name", "pk"))
+    slug = {d.pk: d.slug for d in divisions}
+    in_divisions: dict[int, list[str]] = defaultdict(list)
+    memberships = Player.divisions.through.objects.filter(player__tournament=tournament)
+    for player_id, division_id in (
+        memberships.order_by("division__order", "division__name", "division_id").values_list(
+            "player_id", "division_id"
+        )
+        if divisions
+        else []
+    ):
+        in_divisions[player_id].append(slug[division_id])
+    stages = list(tournament.stages.select_related("side_of", "tournament").order_by("number"))
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "exported_at": _when(timezone.now()),
         "generator": GENERATOR,
         "tournament": _tournament_out(tournament),
-        "players": [_player_out(p, lots[p.pk]) for p in players],
+        "divisions": [
+            {
+                "slug": d.slug,
+                "name": d.name,
+                "order": d.order,
+                "prizes": list(d.prizes),
+                "created_at": _when(d.created_at),
+            }
+            for d in divisions
+        ],
+        "players": [_player_out(p, lots[p.pk], in_divisions[p.pk]) for p in players],
         "absences": [
             {"round": a.round_number, "player": number[a.player_id]}
             for a in Absence.objects.filter(tournament=tournament).order_by(
                 "round_number", "player__number"
             )
         ],
-        "stages": _stages_out(tournament, number),
-        "rounds": _rounds_out(tournament, number),
+        "stages": _stages_out(stages, number, slug),
+        "rounds": _rounds_out(tournament, number, {s.pk: s.number for s in stages}),
         "standings": {
             "results_version": snapshot.computed_version,
             "ranking": list(snapshot.ranking),
@@ -159,10 +196,12 @@ def _tournament_out(tournament: Tournament) -> dict[str, Any]:
         "rated": tournament.rated,
         "first_result_at": _when(tournament.first_result_at),
         "club": None if club is None else {"slug": club.slug, "name": club.name},
+        "qualify_slots": tournament.qualify_slots,
+        "qualify_event": tournament.qualify_event,
     }
 
 
-def _player_out(player: Player, lot: int) -> dict[str, Any]:
+def _player_out(player: Player, lot: int, divisions: list[str]) -> dict[str, Any]:
     member = player.member
     return {
         "number": player.number,
@@ -175,6 +214,8 @@ def _player_out(player: Player, lot: int) -> dict[str, Any]:
         "joined_round": player.joined_round,
         "registered_at": _when(player.registered_at),
         "lot": lot,
+        "divisions": divisions,
+        "already_qualified": player.already_qualified,
     }
 
 
@@ -191,17 +232,21 @@ def _standing_out(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _stages_out(tournament: Tournament, number: dict[int, int]) -> list[dict[str, Any]]:
-    """Every stage with its entry list and standings: two queries, and a stage's own
-    handful for its standings (a tournament has a few stages)."""
-    stages = list(tournament.stages.select_related("side_of", "tournament").order_by("number"))
-    entries = _by(StageEntry.objects.filter(stage__tournament=tournament), "stage_id")
+def _stages_out(
+    stages: list[Stage], number: dict[int, int], division: dict[int, str]
+) -> list[dict[str, Any]]:
+    """Every stage with its entry list and standings: one query for the entry lists, and
+    a stage's own handful for its standings (a tournament has a few stages)."""
+    if not stages:
+        return []
+    entries = _by(StageEntry.objects.filter(stage__in=stages), "stage_id")
     return [
         {
             "number": stage.number,
             **{field: getattr(stage, field) for field in STAGE_FIELDS},
             "status": stage.status,
             "side_of": None if stage.side_of is None else stage.side_of.number,
+            "division": division.get(stage.division_id),
             "created_at": _when(stage.created_at),
             "entries": [
                 {"player": number[e.player_id], "seed_rank": e.seed_rank, "carried": e.carried}
@@ -232,7 +277,9 @@ def _by(rows: Iterable[Any], key: str) -> dict[int, list[Any]]:
     return grouped
 
 
-def _rounds_out(tournament: Tournament, number: dict[int, int]) -> list[dict[str, Any]]:
+def _rounds_out(
+    tournament: Tournament, number: dict[int, int], stage_number: dict[int, int]
+) -> list[dict[str, Any]]:
     """Every round with its tables, seats, games, results, racks, penalties and extensions:
     one query per kind, whatever the size."""
     in_tournament = {"table__round__tournament": tournament}
@@ -274,7 +321,6 @@ def _rounds_out(tournament: Tournament, number: dict[int, int]) -> list[dict[str
             "games": [game_out(g) for g in games[table.pk]],
         }
 
-    stage_number = dict(tournament.stages.values_list("pk", "number"))
     return [
         {
             "number": r.number,
@@ -377,6 +423,7 @@ class _References:
         for i, absence in enumerate(document["absences"]):
             self._known(absence["player"], ("absences", i, "player"))
             self._unique(absent, (absence["round"], absence["player"]), ("absences", i))
+        self.divisions = self._divisions(document)
         self.stages = self._stages(document.get("stages", []))
         rounds: set[int] = set()
         for i, round_ in enumerate(document["rounds"]):
@@ -403,6 +450,39 @@ class _References:
             return False
         return True
 
+    def _divisions(self, document: dict[str, Any]) -> set[str]:
+        """The divisions' slugs, names and prizes as the division form checks them; the
+        players' divisions; the qualification slots, which come with their event."""
+        slugs: set[str] = set()
+        names: set[str] = set()
+        for i, division in enumerate(document.get("divisions", [])):
+            path = ("divisions", i)
+            if not DIVISION_SLUG.match(division["slug"]):
+                self.errors.append(
+                    RuleError((*path, "slug"), _("use letters, digits, '-' and '_' only."))
+                )
+            self._unique(slugs, division["slug"], (*path, "slug"))
+            name = division["name"].strip()
+            if not name:
+                self.errors.append(RuleError((*path, "name"), _("is required.")))
+            self._unique(names, name.casefold(), (*path, "name"))
+        for i, player in enumerate(document["players"]):
+            seen: set[str] = set()
+            for d, slug in enumerate(player.get("divisions", [])):
+                where = ("players", i, "divisions", d)
+                if slug not in slugs:
+                    self.errors.append(RuleError(where, _("no division {slug}.").format(slug=slug)))
+                self._unique(seen, slug, where)
+        tournament = document["tournament"]
+        if (tournament.get("qualify_slots") is None) != (not tournament.get("qualify_event")):
+            self.errors.append(
+                RuleError(
+                    ("tournament", "qualify_slots"),
+                    _("give the qualification slots and the event they qualify for together."),
+                )
+            )
+        return slugs
+
     def _stages(self, stages: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
         """The stages by number; their settings as the stage form checks them, the side
         event's source, their entry lists."""
@@ -424,12 +504,26 @@ class _References:
             except RuleError as exc:
                 self.errors += [RuleError((*path, *e.path), e.message) for e in exc.flatten()]
             self._side_of(stage, by_number, side, (*path, "side_of"))
+            self._stage_division(stage, side, (*path, "division"))
             entered: set[int] = set()
             for e, entry in enumerate(stage["entries"]):
                 where = (*path, "entries", e, "player")
                 if self._known(entry["player"], where):
                     self._unique(entered, entry["player"], where)
         return by_number
+
+    def _stage_division(self, stage: dict[str, Any], side: bool, path: tuple) -> None:
+        """A later main stage may be limited to a division (its cut takes only that
+        division's players); stage 1 and side events take no cut, so none."""
+        slug = stage.get("division")
+        if slug is None:
+            return
+        if slug not in self.divisions:
+            self.errors.append(RuleError(path, _("no division {slug}.").format(slug=slug)))
+        elif side or stage["number"] == 1:
+            self.errors.append(
+                RuleError(path, _("stage 1 and side events take no cut: no division limits them."))
+            )
 
     def _side_of(
         self, stage: dict[str, Any], stages: dict[int, dict[str, Any]], side: bool, path: tuple
@@ -605,6 +699,8 @@ def event_file_import(*, by: User, document: object, slug: str | None = None) ->
             rules=RuleSet.from_dict(data["rules"]).as_dict(),
             starts_on=parse_date(data["starts_on"]) if data["starts_on"] else None,
             first_result_at=_time(data["first_result_at"] or _first_result(document)),
+            qualify_slots=data.get("qualify_slots"),
+            qualify_event=data.get("qualify_event") or "",
         ),
         by,
     )
@@ -616,12 +712,13 @@ def event_file_import(*, by: User, document: object, slug: str | None = None) ->
     stamp_history_user(
         StaffMember(tournament=tournament, user=by, role=StaffMember.Role.ORGANISER), by
     ).save()
-    players = _players_in(tournament, document["players"])
+    divisions = _divisions_in(tournament, document.get("divisions", []))
+    players = _players_in(tournament, document["players"], divisions)
     Absence.objects.bulk_create(
         Absence(tournament=tournament, round_number=a["round"], player=players[a["player"]])
         for a in document["absences"]
     )
-    stages = _stages_in(tournament, document.get("stages", []), players)
+    stages = _stages_in(tournament, document.get("stages", []), players, divisions)
     _rounds_in(tournament, document["rounds"], players, stages, by)
     results_changed(tournament)
     return tournament
@@ -640,17 +737,42 @@ def _first_result(document: dict[str, Any]) -> str | None:
     return min(times, key=_time) if times else None
 
 
-def _players_in(tournament: Tournament, rows: list[dict[str, Any]]) -> dict[int, Player]:
+def _divisions_in(tournament: Tournament, rows: list[dict[str, Any]]) -> dict[str, Division]:
+    divisions = Division.objects.bulk_create(
+        Division(
+            tournament=tournament,
+            slug=row["slug"],
+            name=row["name"].strip(),
+            order=row["order"],
+            prizes=row["prizes"],
+        )
+        for row in rows
+    )
+    timed = [(d, row["created_at"]) for d, row in zip(divisions, rows, strict=True)]
+    timed = [(division, at) for division, at in timed if at]
+    _keep_times([division for division, at in timed], "created_at", (at for d, at in timed))
+    return {d.slug: d for d in divisions}
+
+
+def _players_in(
+    tournament: Tournament, rows: list[dict[str, Any]], divisions: dict[str, Division]
+) -> dict[int, Player]:
     players = Player.objects.bulk_create(
         Player(
             tournament=tournament,
             **{f: row[f] for f in ("number", "name", "club", "rating", "status", "lot")},
             fixed_table=row["fixed_table"],
             joined_round=row["joined_round"],
+            already_qualified=row.get("already_qualified", False),
         )
         for row in rows
     )
     _keep_times(players, "registered_at", (row["registered_at"] for row in rows))
+    Player.divisions.through.objects.bulk_create(
+        Player.divisions.through(player_id=player.pk, division_id=divisions[slug].pk)
+        for player, row in zip(players, rows, strict=True)
+        for slug in row.get("divisions", [])
+    )
     return {p.number: p for p in players}
 
 
@@ -664,7 +786,10 @@ def _keep_times(objects: list[Any], field: str, values: Iterator[str] | Iterable
 
 
 def _stages_in(
-    tournament: Tournament, rows: list[dict[str, Any]], players: dict[int, Player]
+    tournament: Tournament,
+    rows: list[dict[str, Any]],
+    players: dict[int, Player],
+    divisions: dict[str, Division],
 ) -> dict[int, Stage]:
     """The stages by number with their entry lists: the main stages first, then the side
     events, which point at them (`side_of`)."""
@@ -675,6 +800,7 @@ def _stages_in(
             number=row["number"],
             status=row["status"],
             side_of=side_of,
+            division=divisions[row["division"]] if row.get("division") else None,
             **{field: row[field] for field in STAGE_FIELDS},
         )
 

@@ -16,7 +16,17 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.models import Extension, Game, Penalty, RackEntry, Result, Seat, Standings, Table
+from games.models import (
+    Extension,
+    Game,
+    Penalty,
+    RackEntry,
+    Result,
+    Round,
+    Seat,
+    Standings,
+    Table,
+)
 from games.services.event_file import (
     STAGE_FIELDS,
     event_file_export,
@@ -33,6 +43,7 @@ from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
 from tests.games.test_event_file import JUNK, at, leaf_paths, without_accounts
 from tournaments.models import Stage, StageEntry, Tournament
+from tournaments.services.divisions import division_create, player_divisions_set
 from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
@@ -46,9 +57,19 @@ def _play(round_, by) -> None:
 @pytest.fixture
 def staged(alice):
     """12 players, one game a table: a qualification of one round, closed into a final of
-    the top 4 carrying half their score (a race to 2 wins, at most 3 games, one game
-    played), and a side event for the 8 not cut (one round played)."""
+    the top 4 juniors carrying half their score (a race to 2 wins, at most 3 games, one
+    game played), and a side event for the 8 not cut (one round played). Players 1-8 are
+    juniors, 9-12 seniors (with prizes); the top 2 qualify for the Nationals, and player 1
+    qualified already."""
     tournament = make_tournament(alice, name="Staged Open", players=12, games_per_table=1)
+    division_create(tournament=tournament, by=alice, name="Juniors")
+    division_create(tournament=tournament, by=alice, name="Seniors", prizes=["Cup", "", "Book"])
+    for player in tournament.players.all():
+        player_divisions_set(
+            player=player, by=alice, divisions=["juniors" if player.number <= 8 else "seniors"]
+        )
+    Tournament.objects.filter(pk=tournament.pk).update(qualify_slots=2, qualify_event="Nationals")
+    tournament.players.filter(number=1).update(already_qualified=True)
     qualification = stage_create(tournament=tournament, by=alice, name="Qualification")
     stage_create(
         tournament=tournament,
@@ -59,6 +80,7 @@ def staged(alice):
         carry_over="half",
         race_target=2,
         race_cap=3,
+        division="juniors",
     )
     _play(open_round(tournament, alice), alice)
     entrants = [p.id for p in stage_cut_preview(qualification).entrants]
@@ -93,6 +115,17 @@ def stage_standings_of(tournament: Tournament) -> dict[int, list[tuple]]:
     }
 
 
+def divisions_of(tournament: Tournament) -> set[tuple]:
+    """Who is in which division, and each division as set."""
+    rows = tournament.players.values_list(
+        "number", "divisions__slug", "divisions__name", "divisions__prizes", "already_qualified"
+    )
+    return {
+        (number, slug, name, tuple(prizes), qualified)
+        for number, slug, name, prizes, qualified in rows
+    }
+
+
 def entries_of(tournament: Tournament) -> set[tuple]:
     return set(
         StageEntry.objects.filter(stage__tournament=tournament).values_list(
@@ -108,8 +141,9 @@ def saved() -> dict[str, int]:
 
 def empty_the_site() -> None:
     """Every tournament gone (the racks and seats protect their players: they go first)."""
-    for model in (Penalty, Extension, RackEntry, Result, Seat, Game, Table, Standings):
+    for model in (Penalty, Extension, RackEntry, Result, Seat, Game, Table, Standings, Round):
         model.objects.all().delete()
+    Stage.objects.all().delete()  # a stage limited to a division protects the division
     Tournament.objects.all().delete()
 
 
@@ -142,16 +176,28 @@ def test_stages_are_exported_with_their_entries_and_rounds(staged):
         e["player"] for e in stages[3]["entries"]
     )
     assert stages[1]["entries"] == []  # every player enters stage 1
+    juniors = {p["number"] for p in document["players"] if p["divisions"] == ["juniors"]}
+    assert juniors == set(range(1, 9))
+    assert final["division"] == "juniors"
+    assert {e["player"] for e in final["entries"]} <= juniors  # the cut took juniors only
+    assert [(d["slug"], d["prizes"]) for d in document["divisions"]] == [
+        ("juniors", []),
+        ("seniors", ["Cup", "", "Book"]),
+    ]
+    tournament = document["tournament"]
+    assert (tournament["qualify_slots"], tournament["qualify_event"]) == (2, "Nationals")
+    assert [p["number"] for p in document["players"] if p["already_qualified"]] == [1]
     assert all("race_wins" in row for row in final["standings"])
     assert [r["stage"] for r in document["rounds"]] == [1, 3, 2]
 
 
 def test_a_staged_tournament_imported_into_an_empty_site_has_the_same_standings(staged, carol):
     document = exported(staged)
-    overall, per_stage, entries = (
+    overall, per_stage, entries, divisions = (
         standings_of(staged),
         stage_standings_of(staged),
         entries_of(staged),
+        divisions_of(staged),
     )
     assert len(per_stage) == 3 and all(per_stage.values())
     empty_the_site()
@@ -162,6 +208,9 @@ def test_a_staged_tournament_imported_into_an_empty_site_has_the_same_standings(
     assert standings_of(copied) == overall
     assert stage_standings_of(copied) == per_stage
     assert entries_of(copied) == entries
+    assert divisions_of(copied) == divisions
+    assert copied.stages.get(number=2).division.slug == "juniors"
+    assert (copied.qualify_slots, copied.qualify_event) == (2, "Nationals")
     side = copied.stages.get(number=3)
     assert (side.kind, side.side_of.number) == ("side", 1)
     assert list(copied.rounds.order_by("number").values_list("stage__number", flat=True)) == [
@@ -179,10 +228,16 @@ def test_a_file_written_before_stages_still_imports(staged, carol):
     document["stages"] = []
     for round_ in document["rounds"]:
         del round_["stage"]
+    del document["divisions"]
+    for key in ("qualify_slots", "qualify_event"):
+        del document["tournament"][key]
+    for player in document["players"]:
+        del player["divisions"], player["already_qualified"]
     assert event_file_problems(document) == []
     copied = event_file_import(by=carol, document=document, slug="before-stages")
     assert not copied.stages.exists()
     assert copied.rounds.filter(stage__isnull=True).count() == 3
+    assert not copied.divisions.exists() and copied.qualify_slots is None
 
 
 def _set(path: tuple, value):
@@ -215,6 +270,16 @@ def _double_entry(document: dict) -> None:
         (_double_entry, ("stages", 1, "entries", 4, "player")),
         (_set(("stages", 1, "entries", 0, "seed_rank"), 0), ("stages", 1, "entries", 0)),
         (_set(("rounds", 1, "stage"), 7), ("rounds", 1, "stage")),
+        (_set(("stages", 1, "division"), "masters"), ("stages", 1, "division")),
+        (_set(("stages", 0, "division"), "juniors"), ("stages", 0, "division")),
+        (_set(("stages", 2, "division"), "juniors"), ("stages", 2, "division")),
+        (_set(("players", 0, "divisions"), ["masters"]), ("players", 0, "divisions", 0)),
+        (_set(("players", 0, "divisions"), ["juniors"] * 2), ("players", 0, "divisions", 1)),
+        (_set(("divisions", 1, "slug"), "juniors"), ("divisions", 1, "slug")),
+        (_set(("divisions", 1, "slug"), "a b"), ("divisions", 1, "slug")),
+        (_set(("divisions", 1, "name"), " JUNIORS "), ("divisions", 1, "name")),
+        (_set(("divisions", 1, "name"), "  "), ("divisions", 1, "name")),
+        (_set(("tournament", "qualify_event"), ""), ("tournament", "qualify_slots")),
     ],
 )
 def test_a_bad_stage_is_refused_naming_its_path_and_nothing_is_saved(staged, carol, change, path):
@@ -229,7 +294,7 @@ def test_a_bad_stage_is_refused_naming_its_path_and_nothing_is_saved(staged, car
 
 def test_every_stage_setting_is_in_the_file():
     """A field added to a stage later must be exported too (or left out here on purpose)."""
-    kept_apart = {"id", "tournament", "number", "status", "side_of", "created_at"}
+    kept_apart = {"id", "tournament", "number", "status", "side_of", "division", "created_at"}
     fields = {f.name for f in Stage._meta.concrete_fields}
     assert fields - kept_apart == set(STAGE_FIELDS)
     assert {f.name for f in StageEntry._meta.concrete_fields} == {
@@ -249,20 +314,27 @@ def test_every_stage_setting_is_in_the_file():
 def test_a_staged_export_and_import_take_a_fixed_handful_of_queries(
     staged, carol, django_assert_max_num_queries
 ):
+    """Measured 28 and 28 (SQLite): the unstaged file's kinds, plus a stage's standings
+    (and a race's) per stage, two for divisions, three for stages and their entries."""
     standings_recompute(tournament_id=staged.pk)
-    with django_assert_max_num_queries(40):
+    with django_assert_max_num_queries(32):
         document = exported(staged)
-    with django_assert_max_num_queries(45):
+    with django_assert_max_num_queries(34):
         event_file_import(by=carol, document=document, slug="counted-stages")
 
 
 @pytest.fixture
 def small_staged(alice):
-    """8 players: a qualification of one game a table closed into a final of the top 4,
-    a side event started for the others."""
+    """8 players, the first 6 juniors: a qualification of one game a table closed into a
+    final of the top 4 juniors, a side event started for the others."""
     tournament = make_tournament(alice, name="Fuzz Stages", players=8, games_per_table=1)
+    division_create(tournament=tournament, by=alice, name="Juniors", prizes=["Cup"])
+    for player in tournament.players.filter(number__lte=6):
+        player_divisions_set(player=player, by=alice, divisions=["juniors"])
     qualification = stage_create(tournament=tournament, by=alice, name="Qualification")
-    stage_create(tournament=tournament, by=alice, name="Final", kind="final", cut_top=4)
+    stage_create(
+        tournament=tournament, by=alice, name="Final", kind="final", cut_top=4, division="juniors"
+    )
     _play(open_round(tournament, alice), alice)
     entrants = [p.id for p in stage_cut_preview(qualification).entrants]
     stage_close(stage=qualification, by=alice, expected_entrants=entrants)
@@ -277,13 +349,15 @@ def small_staged(alice):
 )
 @given(data=st.data())
 def test_any_damaged_stage_is_imported_or_refused_never_a_crash(small_staged, carol, data):
-    """One place in the stages or the rounds' stage links changed: imported, or refused
-    with a RuleError, never a database error."""
+    """One place in the stages, the divisions, or what names them changed: imported, or
+    refused with a RuleError, never a database error."""
     document = copy.deepcopy(small_staged)
     places = [
         (path, key)
         for path, key in leaf_paths(document)
-        if (path or (key,))[0] == "stages" or key == "stage"
+        if (path or (key,))[0] in ("stages", "divisions")
+        or key in ("stage", "divisions", "already_qualified", "qualify_slots", "qualify_event")
+        or "divisions" in path
     ]
     path, key = data.draw(st.sampled_from(places))
     container = at(document, path)

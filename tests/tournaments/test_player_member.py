@@ -155,6 +155,9 @@ def test_the_edit_page_changes_the_member(held, as_user):
     )  # fmt: skip
     assert done.status_code == 302
     assert Player.objects.get(pk=player.pk).member == held.members["bo"]
+    # The history says who linked whom: "Club member: — → Bo Levi".
+    page = alice.get(url).content.decode()
+    assert "Club member: — → <strong>Bo Levi</strong>" in " ".join(page.split())
 
 
 def test_a_tournament_under_no_club_has_no_member_field(club, as_user):

@@ -334,6 +334,9 @@ def tournament_delete(*, tournament: Tournament, by: User) -> None:
     # Seats protect their players (a player with a seat is never deleted on its own), so
     # the rounds go first and take their seats with them; then the players can go.
     tournament.rounds.all().delete()
+    # A stage limited to a division protects that division, which the tournament's own
+    # delete would take first: the stages go before it (their rounds are gone already).
+    tournament.stages.all().delete()
     stamp_history_user(tournament, by).delete()
 
 
