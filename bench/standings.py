@@ -176,8 +176,14 @@ def main() -> None:
     aggregate = statistics.median(raw_runs)
     print(f"raw SQL aggregate (median of 5): {aggregate:8.1f} ms  (min {min(raw_runs):.1f})")
     # The tournament's own ranking (the standard preset's), then one that needs to know who
-    # sat with whom, which makes the recompute sum per series instead of per player.
-    for ranking in (t.ranking, ["score", "opponents_score", "table_wins"]):
+    # sat with whom, which makes the recompute sum per series instead of per player, then
+    # placement points, which read every rack for each game's finishing order.
+    rankings = (
+        t.ranking,
+        ["score", "opponents_score", "table_wins"],
+        ["placement_points", "first_places", "score"],
+    )
+    for ranking in rankings:
         Tournament.objects.filter(pk=t.pk).update(ranking=ranking)
         recompute()  # warm
         full_runs = timed(recompute)
