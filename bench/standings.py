@@ -8,8 +8,9 @@ configured database — use PostgreSQL: `DATABASE_URL=postgres://postgres@127.0.
 rummitab` — then prints the median of 5 full recomputes, the median of 5 runs of a raw
 aggregate (sum of scores, games won, games played per player), their ratio, and the
 number of SQL queries of one recompute; the minimum of each set of runs too, as the
-median moves with whatever else the machine is doing. Targets at 1,000 x 10: ratio ≤ 3,
-recompute ≤ 300 ms on a 2-core machine.
+median moves with whatever else the machine is doing. Then a staged case, and the
+standings read by division (a quarter of the players) against the whole read. Targets
+at 1,000 x 10: ratio ≤ 3, recompute ≤ 300 ms on a 2-core machine.
 """
 
 from __future__ import annotations
@@ -31,10 +32,18 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from games.models import Game, RackEntry, Result, Seat, Table  # noqa: E402
+from games.selectors import standings_table  # noqa: E402
 from games.services.stages import stage_rows  # noqa: E402
 from games.services.standings import standings_recompute  # noqa: E402
 from scoring.rules import PRESETS  # noqa: E402
-from tournaments.models import Player, Round, Stage, StageEntry, Tournament  # noqa: E402
+from tournaments.models import (  # noqa: E402
+    Division,
+    Player,
+    Round,
+    Stage,
+    StageEntry,
+    Tournament,
+)
 
 RAW_AGGREGATE = """
 SELECT r.player_id, SUM(r.score), SUM(CASE WHEN r.winner THEN 1 ELSE 0 END), COUNT(*)
@@ -167,8 +176,14 @@ def main() -> None:
     aggregate = statistics.median(raw_runs)
     print(f"raw SQL aggregate (median of 5): {aggregate:8.1f} ms  (min {min(raw_runs):.1f})")
     # The tournament's own ranking (the standard preset's), then one that needs to know who
-    # sat with whom, which makes the recompute sum per series instead of per player.
-    for ranking in (t.ranking, ["score", "opponents_score", "table_wins"]):
+    # sat with whom, which makes the recompute sum per series instead of per player, then
+    # placement points, which read every rack for each game's finishing order.
+    rankings = (
+        t.ranking,
+        ["score", "opponents_score", "table_wins"],
+        ["placement_points", "first_places", "score"],
+    )
+    for ranking in rankings:
         Tournament.objects.filter(pk=t.pk).update(ranking=ranking)
         recompute()  # warm
         full_runs = timed(recompute)
@@ -187,6 +202,7 @@ def main() -> None:
         )
         print(f"  queries per recompute: {len(queries)}")
     staged(t, raw_runs)
+    divided(t)
     drop(t.slug)
 
 
@@ -232,6 +248,26 @@ def staged(t: Tournament, raw_runs: list[float]) -> None:
         f"  ratio: {full / raw:.2f}  (of the minimums: {min(stage_runs) / min(raw_stage_runs):.2f})"
     )
     print(f"  queries per stage standings: {len(queries)}")
+
+
+def divided(t: Tournament) -> None:
+    """The division case: every fourth player in a division; the standings read whole and
+    by division (`?division=`: the snapshot's rows filtered and ranked again)."""
+    division = Division.objects.create(tournament=t, name="Juniors", slug="juniors")
+    players = list(t.players.order_by("number").values_list("id", flat=True))
+    division.players.set(players[::4])
+    standings_recompute(tournament_id=t.pk)
+    t.refresh_from_db()
+    whole_runs = timed(lambda: standings_table(t, whole=True))
+    division_runs = timed(lambda: standings_table(t, whole=True, division=division))
+    reset_queries()
+    with CaptureQueriesContext(connection) as queries:
+        rows = standings_table(t, whole=True, division=division).rows
+    whole, part = statistics.median(whole_runs), statistics.median(division_runs)
+    print(f"by division: {len(rows)} of {len(players)} players, ranked again:")
+    print(f"  standings read whole (median of 5):       {whole:8.1f} ms")
+    print(f"  standings read by division (median of 5): {part:8.1f} ms  (ratio {part / whole:.2f})")
+    print(f"  queries per read by division: {len(queries)}")
 
 
 if __name__ == "__main__":

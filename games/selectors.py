@@ -32,7 +32,7 @@ from scoring.ratings import Rating
 from scoring.standings import METRICS, Metric, rerank
 from tournaments.models import Club, Division, Member, Player, Round, Tournament
 from tournaments.permissions import User, can_view
-from tournaments.selectors import division_members
+from tournaments.selectors import division_members, divisions_list
 
 from .models import Game, Penalty, RackEntry, RatingChange, Result, Seat, Standings, Table
 from .services.standings import ranks_before_round, standings_for_read
@@ -269,6 +269,56 @@ def ranks_within(before: dict[int, int], members: set[int]) -> dict[int, int]:
     kept = sorted((rank, player) for player, rank in before.items() if player in members)
     ranks = rerank([rank for rank, _ in kept])
     return {player: rank for (_, player), rank in zip(kept, ranks, strict=True)}
+
+
+# A division without prize labels still shows its first three on the final standings.
+PRIZE_PLACES_AT_LEAST = 3
+
+
+@dataclass(frozen=True)
+class PrizePlace:
+    rank: int  # within the division
+    row: dict[str, Any]  # the standings row (whole-field rank inside)
+    prize: str  # the division's label for this rank ("" : none)
+
+
+@dataclass(frozen=True)
+class DivisionPrizes:
+    division: Division
+    places: list[PrizePlace]
+
+
+def division_prizes(tournament: Tournament, rows: list[dict[str, Any]]) -> list[DivisionPrizes]:
+    """Each division's first places on the final standings, with its prize labels: the
+    active players of the division ranked again within it (`within_division`), those
+    ranked within its labels (at least PRIZE_PLACES_AT_LEAST places); the label of rank k
+    is the k-th, so players sharing a rank share its label. Withdrawn players win no
+    prize. Two queries (the divisions, every membership), whatever the size."""
+    divisions = divisions_list(tournament)
+    if not divisions:
+        return []
+    members: dict[int, set[int]] = {division.pk: set() for division in divisions}
+    memberships = Player.divisions.through.objects.filter(division__tournament=tournament)
+    for division_id, player_id in memberships.values_list("division_id", "player_id"):
+        members[division_id].add(player_id)
+    active = [row for row in rows if row["player"]["status"] != Player.Status.WITHDRAWN]
+    shown = []
+    for division in divisions:
+        places = max(len(division.prizes), PRIZE_PLACES_AT_LEAST)
+        kept = [row for row in active if row["player"]["id"] in members[division.pk]]
+        ranks = rerank([row["rank"] for row in kept])
+        labels = division.prizes
+        shown.append(
+            DivisionPrizes(
+                division,
+                [
+                    PrizePlace(rank, row, labels[rank - 1] if rank <= len(labels) else "")
+                    for row, rank in zip(kept, ranks, strict=True)
+                    if rank <= places
+                ],
+            )
+        )
+    return shown
 
 
 def standings_page_of(

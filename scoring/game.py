@@ -567,7 +567,7 @@ def _check_face_fits(
                     "worth {total}, plus {charge} per joker",
                     "{points} points is more than a rack can hold: all numbered tiles are "
                     "worth {total}, plus {charge} per joker",
-                    points,
+                    face if points is None else points,
                 ).format(points=points, total=NUMBERED_TOTAL_VALUE, charge=joker_penalty),
             )
         return

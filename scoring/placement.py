@@ -216,3 +216,35 @@ def placement_totals(
             alone = place == 1 and not shared and player in game.winners
             firsts[player] = firsts.get(player, 0) + int(alone)
     return totals
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceCount:
+    """How many games a player finished in one place at one table size: what the
+    recompute's SQL counts (the finishing order computed there the same way as
+    ``finishing_places``), summed here by ``placement_from_counts``."""
+
+    player: int
+    seats: int  # racks in the game's result
+    place: int  # 1 = best
+    shared: bool  # another player finished in the same place
+    winner: bool  # the player won the game
+    games: int
+
+
+def placement_from_counts(
+    counts: Iterable[PlaceCount], table: PlacementTable = DEFAULT_PLACEMENT_POINTS
+) -> PlacementTotals:
+    """``placement_totals`` from counts of finishing places instead of whole games."""
+    totals = PlacementTotals()
+    points, firsts = totals.points, totals.firsts
+    for count in counts:
+        row = table.get(count.seats)
+        if row is None:
+            raise ValueError(f"no placement points for a table of {count.seats}")
+        if not 1 <= count.place <= count.seats:
+            raise ValueError(f"place {count.place} at a table of {count.seats}")
+        points[count.player] = points.get(count.player, 0) + count.games * row[count.place - 1]
+        alone = count.place == 1 and count.winner and not count.shared
+        firsts[count.player] = firsts.get(count.player, 0) + (count.games if alone else 0)
+    return totals

@@ -39,6 +39,7 @@ from .events import results_changed
 from .models import (
     Club,
     ClubOrganiser,
+    Division,
     Member,
     Player,
     Round,
@@ -154,7 +155,8 @@ class PlayerAdmin(SimpleHistoryAdmin):
     autocomplete_fields = ["tournament"]
 
     def get_readonly_fields(self, request, obj=None):
-        return ["tournament", "member"] if obj is not None else ["member"]
+        # Divisions only through the site: their service keeps them in the tournament.
+        return ["tournament", "member", "divisions"] if obj is not None else ["member", "divisions"]
 
     # Atomic here too: simple_history's revert form calls save_model outside the admin's
     # transaction.
@@ -175,6 +177,16 @@ class PlayerAdmin(SimpleHistoryAdmin):
         super().delete_queryset(request, queryset)
         for tournament in tournaments:
             results_changed(tournament)
+
+
+@admin.register(Division)
+class DivisionAdmin(ViewOnly, SimpleHistoryAdmin):
+    """Divisions are kept by the organiser's pages (`tournaments.services.divisions`):
+    their members must stay in the division's tournament."""
+
+    list_display = ["name", "slug", "order", "tournament"]
+    list_filter = ["tournament"]
+    search_fields = ["name", "slug"]
 
 
 class ClubOrganiserInline(admin.TabularInline):

@@ -613,7 +613,8 @@ class PlayerImportForm(PageForm):
         label=gettext_lazy("CSV file"),
         help_text=gettext_lazy(
             "Columns name,club,rating with a header row, and member (a membership code of "
-            "the tournament's club) to link players; UTF-8. All rows or none."
+            "the tournament's club) to link players, and divisions (their slugs, apart by "
+            "spaces) to put them in divisions; UTF-8. All rows or none."
         ),
     )
 
@@ -824,10 +825,28 @@ class StageForm(PageForm):
     )
     race_target = WholeNumberField(label=gettext_lazy("Race: first to N wins"), required=False)
     race_cap = WholeNumberField(label=gettext_lazy("Race: at most this many games"), required=False)
+    division = forms.ChoiceField(
+        label=gettext_lazy("Limited to a division"),
+        required=False,
+        help_text=gettext_lazy("Its cut takes only that division's players. Not for stage 1."),
+    )
+
+    def __init__(self, *args: Any, divisions: list[Division] | None = None, **kwargs: Any):
+        """`divisions`: the tournament's; without any, the form has no division field."""
+        super().__init__(*args, **kwargs)
+        if divisions:
+            self.fields["division"].choices = [
+                ("", gettext_lazy("No: the whole field")),
+                *((d.slug, d.name) for d in divisions),
+            ]
+        else:
+            del self.fields["division"]
 
     def values(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)
         keys = [key for key in _SPLIT.split(str(data.pop("ranking") or "").strip()) if key]
+        if not data.get("division"):
+            data.pop("division", None)
         return {**data, **({"ranking": keys} if keys else {})}
 
 

@@ -512,9 +512,10 @@ class Stage(models.Model):
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="side_stages"
     )
     # A stage limited to a division: its cut takes only that division's players. A
-    # division in use by a stage cannot be deleted.
+    # division in use by a stage cannot be deleted on its own (RESTRICT, not PROTECT: the
+    # tournament's own delete, which takes the stage too, still goes through).
     division = models.ForeignKey(
-        Division, null=True, blank=True, on_delete=models.PROTECT, related_name="stages"
+        Division, null=True, blank=True, on_delete=models.RESTRICT, related_name="stages"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

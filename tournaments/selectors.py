@@ -139,12 +139,13 @@ def invitations_of(tournament: Tournament, by: User) -> QuerySet[StaffInvitation
 
 
 # The fields of a player the edit page's history shows, with their labels.
+# The labels are lazy: translated when the page shows them, in the reader's language.
 PLAYER_HISTORY_FIELDS = {
-    "number": "Start number",
-    "name": "Name",
-    "club": "Club",
-    "rating": "Rating",
-    "status": "Status",
+    "number": gettext_lazy("Start number"),
+    "name": gettext_lazy("Name"),
+    "club": gettext_lazy("Club"),
+    "rating": gettext_lazy("Rating"),
+    "status": gettext_lazy("Status"),
     "member": gettext_lazy("Club member"),
 }
 
@@ -164,7 +165,11 @@ def player_history(player: Player) -> list[HistoryEntry]:
 
 
 # The fields of a member the member edit page's history shows, with their labels.
-MEMBER_HISTORY_FIELDS = {"name": "Name", "code": "Membership code", "joined_on": "Joined on"}
+MEMBER_HISTORY_FIELDS = {
+    "name": gettext_lazy("Name"),
+    "code": gettext_lazy("Membership code"),
+    "joined_on": gettext_lazy("Joined on"),
+}
 
 
 def member_history(member: Member) -> list[HistoryEntry]:

@@ -693,7 +693,10 @@ def event_file_import(*, by: User, document: object, slug: str | None = None) ->
     tournament = stamp_history_user(
         Tournament(
             slug=slug,
-            **{field: data[field] for field in TOURNAMENT_FIELDS},
+            **{field: data[field] for field in TOURNAMENT_FIELDS if field != "rules"},
+            # Every option stored, as a tournament made here stores them: a file written
+            # before an option existed (placement_points) gets its default.
+            rules=RuleSet.from_dict(data["rules"]).as_dict(),
             starts_on=parse_date(data["starts_on"]) if data["starts_on"] else None,
             first_result_at=_time(data["first_result_at"] or _first_result(document)),
             qualify_slots=data.get("qualify_slots"),

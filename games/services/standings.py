@@ -28,7 +28,7 @@ from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
-from scoring.placement import GameFinish, PlacementTotals, placement_totals
+from scoring.placement import PlaceCount, PlacementTotals, placement_from_counts
 from scoring.qualification import Placed, qualifiers
 from scoring.standings import (
     PlayerTotals,
@@ -103,13 +103,31 @@ SELECT rack.player_id, {_SUMS}
 {_RACKS}
 GROUP BY rack.player_id
 """
-# Every confirmed rack, one row each, for the finishing order of each game (placement
-# points): a substitute's seat takes its place at the table too, so none is left out
-# here; whether it counts for its player is decided after (`_placed`).
+# Each player's finishing places (placement points, `scoring.placement`), counted: per
+# (player, table size, place, shared, won) the number of games. The place is worked out
+# over every rack of the result — a substitute's seat takes its place at the table too —
+# as `scoring.placement.finishing_places` does: the winners share place 1, the others
+# follow by game score after sanction points, equal scores sharing the better place (RANK
+# among the result's losers, after its winners). Only then are the substitutes' racks
+# left out (unless credited). Window functions: SQLite 3.25+ and PostgreSQL alike.
+_GAME_SCORE = "rack.score - COALESCE(sanction.points, 0)"
+_WINS = "SUM(CASE WHEN rack.winner THEN 1 ELSE 0 END) OVER (PARTITION BY rack.result_id)"
 PLACES_SQL = f"""
-SELECT rack.result_id, rack.player_id, rack.winner,
-       rack.score - COALESCE(sanction.points, 0), rack.substitute <> ''
-{_RACKS_OF.format(substitutes="")}
+SELECT placed.player_id, placed.seats, placed.place, placed.shared, placed.winner, COUNT(*)
+FROM (
+    SELECT rack.player_id, rack.winner, rack.substitute,
+           COUNT(*) OVER (PARTITION BY rack.result_id) AS seats,
+           CASE WHEN rack.winner THEN 1
+                ELSE {_WINS} + RANK() OVER (
+                    PARTITION BY rack.result_id, rack.winner ORDER BY {_GAME_SCORE} DESC)
+           END AS place,
+           CASE WHEN rack.winner THEN {_WINS} > 1
+                ELSE COUNT(*) OVER (PARTITION BY rack.result_id, rack.winner, {_GAME_SCORE}) > 1
+           END AS shared
+    {_RACKS_OF.format(substitutes="")}
+) placed
+WHERE placed.substitute = '' OR %(credit_substitutes)s
+GROUP BY placed.player_id, placed.seats, placed.place, placed.shared, placed.winner
 """
 
 
@@ -204,22 +222,16 @@ def _placed(
     stage: StageFilter | None,
     known: set[int],
 ) -> PlacementTotals:
-    """Placement points and first places (`scoring.placement`) from every confirmed
-    game's racks, one query, by the tournament's placement table."""
-    games: dict[int, tuple[dict[int, int], set[int], set[int]]] = {}
-    for result, player, winner, score, substitute in _sums(
-        PLACES_SQL, tournament.pk, credit, before, stage
-    ):
-        scores, winners, left_out = games.setdefault(result, ({}, set(), set()))
-        scores[player] = score
-        if winner:
-            winners.add(player)
-        if (substitute and not credit) or player not in known:
-            left_out.add(player)
-    return placement_totals(
-        (GameFinish(scores, frozenset(w), frozenset(out)) for scores, w, out in games.values()),
-        tournament.rule_set.placement_table(),
+    """Placement points and first places (`scoring.placement`) from the finishing places
+    counted in SQL (one query, a few rows per player), by the tournament's table."""
+    counts = (
+        PlaceCount(player, seats, place, bool(shared), bool(winner), games)
+        for player, seats, place, shared, winner, games in _sums(
+            PLACES_SQL, tournament.pk, credit, before, stage
+        )
+        if player in known
     )
+    return placement_from_counts(counts, tournament.rule_set.placement_table())
 
 
 def standings_recompute(*, tournament_id: int) -> Standings | None:
@@ -229,9 +241,9 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     transaction: the tournament with the id of its snapshot at that version if there is
     one, the players with their penalty counts, the sums per player (per series when the
     ranking needs to know who sat with whom), the insert and the id of the stored row (one
-    more if another worker stored that version meanwhile; one more, every rack, when the
-    ranking uses placement points or first places). Old snapshots are pruned by the
-    job afterwards (`standings_prune`), not here.
+    more if another worker stored that version meanwhile; one more, the finishing places
+    counted, when the ranking uses placement points or first places). Old snapshots are
+    pruned by the job afterwards (`standings_prune`), not here.
     """
     current = Standings.objects.filter(
         tournament=OuterRef("pk"), computed_version=OuterRef("results_version")

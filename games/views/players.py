@@ -100,6 +100,7 @@ def player_detail(request: HttpRequest, tournament: Tournament, player_number: i
             "total": cumulative[-1][1] if cumulative else 0,
             "substitute_games": sum(1 for row in rows if row["substitute"]),
             "forfeits": sum(1 for row in rows if row["forfeit"]),
+            "divisions": list(player.divisions.order_by("order", "name", "id")),
         },
     )
 

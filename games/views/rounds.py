@@ -375,7 +375,7 @@ def _preview_page(
             "cards": cards,
             "form": form,
             "drawn": preview.method != Round.Method.MANUAL,
-            "per_game_hint": PER_GAME_HINT
+            "per_game_hint": _(PER_GAME_HINT)
             if preview.uneven and not ranking & {"score_per_game", "won_per_game"}
             else "",
         },

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
@@ -19,11 +19,13 @@ from scoring.errors import RuleError
 from scoring.standings import METRICS
 from tournaments.forms import SideEventForm, StageForm
 from tournaments.models import Stage, Tournament
+from tournaments.selectors import division_members, divisions_list
 from tournaments.services.stages import stage_create
 from tournaments.web import add_rule_errors, tournament_context, tournament_page, whole_number
 
 from ..services.stages import (
     StageRow,
+    rows_within,
     side_event_offer,
     stage_close,
     stage_cut_preview,
@@ -63,7 +65,9 @@ def _cut_context(stage: Stage) -> dict[str, Any]:
 
 @tournament_page("view")
 def stage_detail(request: HttpRequest, tournament: Tournament, stage_number: int) -> HttpResponse:
-    stage = get_object_or_404(tournament.stages.select_related("side_of"), number=stage_number)
+    stage = get_object_or_404(
+        tournament.stages.select_related("side_of", "division"), number=stage_number
+    )
     context = tournament_context(request.user, tournament)
     extra: dict[str, Any] = {}
     race = stage_race(stage)
@@ -73,6 +77,17 @@ def stage_detail(request: HttpRequest, tournament: Tournament, stage_number: int
         extra["side_form"] = SideEventForm()
     rows = stage_rows(stage, race) if race else None
     rows = rows or extra.pop("stage_rows_of_preview", None) or stage_rows(stage)
+    divisions = divisions_list(tournament)
+    slug = (request.GET.get("division") or "").strip().lower()
+    division = next((d for d in divisions if d.slug == slug), None)
+    if slug and division is None:
+        raise Http404(
+            _("%(tournament)s has no division '%(division)s'.")
+            % {"tournament": tournament.name, "division": slug}
+        )
+    if division is not None:
+        # That division's players only, ranked again 1..n (as the tournament's standings).
+        rows = rows_within(rows, division_members(division))
     return render(
         request,
         "games/stage_detail.html",
@@ -83,6 +98,8 @@ def stage_detail(request: HttpRequest, tournament: Tournament, stage_number: int
             "race": race,
             "timeline": stages_timeline(tournament),
             "table": _table(stage, rows),
+            "divisions": divisions,
+            "division": division,
         },
     )
 
@@ -143,7 +160,7 @@ def stage_close_view(
 @tournament_page("organise")
 def stage_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Add the next stage; a refusal is shown beside the field it names, nothing saved."""
-    form = StageForm(request.POST or None)
+    form = StageForm(request.POST or None, divisions=divisions_list(tournament))
     if request.method == "POST" and form.is_valid():
         try:
             stage = stage_create(tournament=tournament, by=request.user, **form.values())

@@ -38,7 +38,9 @@ from ..exports import ranking_csv as ranking_csv_text
 from ..exports import standings_csv as standings_csv_text
 from ..selectors import (
     HIDE,
+    DivisionPrizes,
     StandingsTable,
+    division_prizes,
     ranks_within,
     standings_movement,
     standings_table,
@@ -172,6 +174,20 @@ def _fragment(
     return cached(key, render_table)
 
 
+def _prizes(tournament: Tournament, cond: Conditional) -> list[DivisionPrizes]:
+    """A finished tournament's division prizes (`division_prizes`), kept in the shared
+    cache at this page state (a division's change moves the state)."""
+    if tournament.status != Tournament.Status.FINISHED:
+        return []
+
+    def read() -> list[DivisionPrizes]:
+        return division_prizes(tournament, standings_table(tournament, whole=True).rows)
+
+    if cond.state.stale:
+        return read()
+    return cached(cond.fragment_key("division-prizes"), read)
+
+
 @require_safe
 @tournament_page("view")
 def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
@@ -196,6 +212,7 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
         "divisions": divisions,
         "division": division,
         "division_missing": missing,
+        "prizes": _prizes(tournament, cond) if divisions and division is None else [],
     }
     if cond.public:
         # Kept and served to every anonymous reader: no per-visitor CSRF token in it

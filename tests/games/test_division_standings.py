@@ -13,7 +13,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games.models import Game
-from games.selectors import standings_table
+from games.selectors import division_prizes, standings_table
 from games.services.rounds import round_open
 from games.services.stages import stage_close, stage_cut_preview, stage_rows
 from games.services.standings import standings_recompute
@@ -23,8 +23,14 @@ from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
 from tests.web import text
 from tournaments.models import Stage
-from tournaments.services.divisions import division_create, player_divisions_set
+from tournaments.services.divisions import (
+    division_create,
+    division_update,
+    player_divisions_set,
+)
+from tournaments.services.players import player_update
 from tournaments.services.stages import stage_create, stage_update
+from tournaments.services.tournaments import tournament_update
 
 pytestmark = pytest.mark.django_db
 
@@ -236,3 +242,62 @@ def test_a_limited_stage_round_seats_its_cut(staged, alice):
     round_ = round_open(tournament=tournament, by=alice, method="random", seed=3)
     seated = set(round_.tables.values_list("seats__player_id", flat=True))
     assert seated == set(entrants)
+
+
+# --- the final standings: prizes per division ---------------------------------------------
+
+
+def test_a_finished_tournament_shows_each_divisions_prizes(client, divided, alice):
+    juniors = divided.divisions.get(slug="juniors")
+    division_update(division=juniors, by=alice, prizes=["Trophy", "Book voucher"])
+    tournament_update(tournament=divided, by=alice, status="finished")
+    whole = [row for row in whole_rows(divided) if row["player"]["number"] in JUNIORS]
+    page = text(client.get(reverse("tournament-detail", args=[divided.slug])))
+    section = page.split('id="division-prizes"')[1]
+    first, second = whole[0]["player"]["name"], whole[1]["player"]["name"]
+    assert '<span class="prize">Trophy</span>: <a href="/t/club-open/players/' in section
+    assert section.index(first) < section.index("Book voucher") < section.index(second)
+    assert f"#{whole[0]['rank']} overall" in section
+    assert "Seniors" in section and "No players in this division." in section
+    # A running tournament, or a page filtered to a division, shows no prize section.
+    assert 'id="division-prizes"' not in text(
+        client.get(reverse("tournament-detail", args=[divided.slug]), {"division": "juniors"})
+    )
+
+
+def test_prizes_go_by_rank_within_the_division_and_skip_the_withdrawn(divided, alice):
+    juniors = divided.divisions.get(slug="juniors")
+    division_update(division=juniors, by=alice, prizes=["Gold", "Silver", "Bronze", "Book"])
+    rows = whole_rows(divided)
+    best = next(row for row in rows if row["player"]["number"] in JUNIORS)
+    player_update(player=divided.players.get(pk=best["player"]["id"]), by=alice, status="withdrawn")
+    standings_recompute(tournament_id=divided.pk)
+    juniors.refresh_from_db()
+    (prizes, _seniors) = division_prizes(divided, whole_rows(divided))
+    assert best["player"]["id"] not in [place.row["player"]["id"] for place in prizes.places]
+    assert [place.rank for place in prizes.places] == rerank(
+        [place.row["rank"] for place in prizes.places]
+    )
+    assert [place.prize for place in prizes.places][:1] == ["Gold"]
+    assert len(prizes.places) == len(JUNIORS) - 1
+
+
+def test_the_stage_page_filters_by_division_and_says_its_limit(staged, client, as_user):
+    tournament, qualification, final = staged
+    url = reverse("stage-detail", args=[tournament.slug, qualification.number])
+    page = text(client.get(url, {"division": "juniors"}))
+    assert "Qualification standings — Juniors" in page
+    listed = {n for n in range(1, 9) if f"#{n}</span>" in page or f"#{n} " in page}
+    assert listed == set(JUNIORS)
+    assert client.get(url, {"division": "kids"}).status_code == 404
+    final_page = text(client.get(reverse("stage-detail", args=[tournament.slug, final.number])))
+    assert "its cut takes only the players of Juniors" in final_page
+    form = text(as_user("alice").get(reverse("stage-new", args=[tournament.slug])))
+    assert '<option value="juniors">Juniors</option>' in form
+
+
+def test_a_players_page_links_their_divisions(client, divided):
+    page = text(client.get(reverse("player-detail", args=[divided.slug, JUNIORS[0]])))
+    assert '?division=juniors">Juniors ≤ 14</a>' in page
+    other = text(client.get(reverse("player-detail", args=[divided.slug, 1])))
+    assert "Divisions:" not in other

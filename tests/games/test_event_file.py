@@ -382,3 +382,11 @@ def test_the_same_file_imported_at_once_makes_one_tournament(postgres, alice, bo
         assert (len(created), len(refused)) == (1, 2), f"trial {trial}: {outcomes}"
         assert all(error.path == ("tournament", "slug") for error in refused)
         assert Tournament.objects.filter(slug=slug).count() == 1
+
+
+def test_a_file_written_before_placement_points_imports_with_the_default(played, carol):
+    document = exported(played)
+    del document["tournament"]["rules"]["placement_points"]
+    copied = event_file_import(by=carol, document=document, slug="older-file")
+    assert copied.rules["placement_points"] == {"2": [4, 0], "3": [4, 2, 0], "4": [4, 3, 1, 0]}
+    assert standings_of(copied) == standings_of(played)

@@ -3,15 +3,17 @@ of 2, 3 and 4, first places, the organiser's table checked; and the two standing
 metrics built on them (placement_points, first_places)."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.placement import (
     DEFAULT_PLACEMENT_POINTS,
     GameFinish,
+    PlaceCount,
     as_stored,
     check_placement_points,
     finishing_places,
+    placement_from_counts,
     placement_points,
     placement_totals,
 )
@@ -111,6 +113,7 @@ def games(draw):
     return scores, frozenset(winners)
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_without_ties_a_tables_points_add_up_to_its_row(game):
     scores, winners = game
@@ -123,6 +126,7 @@ def test_without_ties_a_tables_points_add_up_to_its_row(game):
         assert sum(points.values()) >= sum(row)
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_places_follow_winners_then_scores(game):
     scores, winners = game
@@ -158,7 +162,7 @@ def tournaments(draw):
     return players, lines
 
 
-@settings(deadline=None)
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tournaments())
 def test_first_places_never_exceed_games_won_and_points_stay_in_bounds(tournament):
     players, lines = tournament
@@ -203,3 +207,22 @@ def test_placement_ranks_a_small_event():
         (r.rank, r.player, r.metrics["placement_points"], r.metrics["first_places"]) for r in rows
     ]
     assert got == [(1, 1, 7, 1), (1, 2, 7, 1), (3, 3, 4, 0), (4, 4, 0, 0)]
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(games(), max_size=8))
+def test_counting_places_sums_like_whole_games(played):
+    """What the recompute's SQL sends (games counted by place) sums as the games do."""
+    finishes = [GameFinish(scores, winners) for scores, winners in played]
+    counted: dict[tuple, int] = {}
+    for game in finishes:
+        for player, (place, shared) in finishing_places(game.scores, game.winners).items():
+            key = (player, len(game.scores), place, shared, player in game.winners)
+            counted[key] = counted.get(key, 0) + 1
+    counts = [PlaceCount(*key, games) for key, games in counted.items()]
+    assert placement_from_counts(counts) == placement_totals(finishes)
+
+
+def test_a_place_beyond_the_table_is_a_programming_error():
+    with pytest.raises(ValueError, match="place 5 at a table of 4"):
+        placement_from_counts([PlaceCount(1, 4, 5, False, False, 1)])

@@ -2,7 +2,7 @@
 tie at the last slot decided by lot and said, bad slot counts."""
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.qualification import MAX_SLOTS, Placed, SlotTie, check_slots, qualifiers
@@ -79,6 +79,7 @@ def events(draw):
     return players, already, slots
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(events())
 def test_slot_properties(event):
     players, already, slots = event

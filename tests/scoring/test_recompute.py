@@ -246,7 +246,14 @@ def game_level_rows(t: Tournament) -> list[dict]:
 
 @pytest.mark.parametrize(
     "ranking",
-    [["games_won", "score"], ["score", "head_to_head", "lot"], ["table_wins", "rack_total"]],
+    [
+        ["games_won", "score"],
+        ["score", "head_to_head", "lot"],
+        ["table_wins", "rack_total"],
+        # the finishing order of every game: a correction, a sanction, a tied pool end
+        ["placement_points", "first_places", "score"],
+        ["score", "opponents_score", "first_places"],
+    ],
 )
 def test_sums_in_sql_give_the_game_level_standings(club, ranking):
     t, _ = club

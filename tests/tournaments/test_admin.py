@@ -12,6 +12,7 @@ from django.urls import reverse
 from games.services.standings import standings_for_read, standings_recompute
 from tests.factories import make_tournament
 from tournaments.models import Player, Tournament
+from tournaments.services.divisions import division_create
 
 pytestmark = pytest.mark.django_db
 
@@ -99,3 +100,21 @@ def test_the_settings_that_feed_the_standings_are_read_only(admin, played):
     fields = response.context["adminform"].form.fields
     assert {"slug", "rules", "ranking"}.isdisjoint(fields)
     assert "name" in fields
+
+
+def test_divisions_change_through_the_site_only(admin, played, alice):
+    division = division_create(tournament=played, by=alice, name="Juniors")
+    player = played.players.get(number=1)
+    page = admin.get(reverse("admin:tournaments_player_change", args=[player.pk]))
+    assert page.status_code == 200
+    assert 'name="divisions"' not in page.content.decode()  # no cross-tournament picks
+    assert admin.get(reverse("admin:tournaments_division_add")).status_code == 403
+    listing = admin.get(reverse("admin:tournaments_division_changelist"))
+    assert "Juniors" in listing.content.decode()
+    assert (
+        admin.post(
+            reverse("admin:tournaments_division_delete", args=[division.pk]), {"post": "yes"}
+        ).status_code
+        == 403
+    )
+    assert division.__class__.objects.filter(pk=division.pk).exists()

@@ -6,17 +6,18 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.db.models import RestrictedError
 
 from scoring.errors import Conflict, RuleError
 from tests.factories import make_tournament
-from tournaments.models import Division
+from tournaments.models import Division, Tournament
 from tournaments.services.divisions import (
     division_create,
     division_delete,
     division_update,
     player_divisions_set,
 )
-from tournaments.services.players import player_register, player_update
+from tournaments.services.players import player_register, player_update, players_import_csv
 from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
@@ -160,3 +161,39 @@ def test_a_division_a_stage_is_limited_to_is_kept(club, alice):
     assert fields_of(refused.value) == ["division"]
     assert "Juniors final" in str(refused.value)
     assert Division.objects.filter(pk=division.pk).exists()
+
+
+# --- the CSV import's divisions column ----------------------------------------------------
+
+
+def test_a_csv_import_puts_players_in_divisions(club, alice):
+    division_create(tournament=club, by=alice, name="Juniors")
+    division_create(tournament=club, by=alice, name="Seniors")
+    data = "name;club;divisions\nKid;A;juniors\nGran;B;seniors | juniors\nAdult;C;\n"
+    imported = players_import_csv(tournament=club, by=alice, data=data)
+    by_name = {p.name: sorted(d.slug for d in p.divisions.all()) for p in imported.players}
+    assert by_name == {"Kid": ["juniors"], "Gran": ["juniors", "seniors"], "Adult": []}
+
+
+def test_a_csv_import_with_an_unknown_division_names_the_line(club, alice):
+    division_create(tournament=club, by=alice, name="Juniors")
+    before = club.players.count()
+    data = "name,divisions\nKid,juniors\nOther,kids\n"
+    with pytest.raises(RuleError) as refused:
+        players_import_csv(tournament=club, by=alice, data=data)
+    assert fields_of(refused.value) == ["file"]
+    assert "line 3: divisions no division 'kids'" in str(refused.value)
+    assert club.players.count() == before
+
+
+def test_a_stages_division_holds_on_its_own_but_not_against_the_tournaments_delete(club, alice):
+    division = division_create(tournament=club, by=alice, name="Juniors")
+    stage_create(tournament=club, by=alice, name="Qualification")
+    stage_create(tournament=club, by=alice, name="Juniors final", cut_top=2, division="juniors")
+    with pytest.raises(RestrictedError), transaction.atomic():
+        Division.objects.filter(pk=division.pk).delete()
+    assert Division.objects.filter(pk=division.pk).exists()
+    # The tournament's own cascade (the admin's, a club's) takes stage and division together.
+    club.rounds.all().delete()
+    Tournament.objects.filter(pk=club.pk).delete()
+    assert not Division.objects.exists()

@@ -86,10 +86,10 @@ def test_the_edit_page_saves_and_shows_the_history(club, as_user):
     page = text(client.get(edit_url(club, 12)))
     assert "changed by alice" in page
     for change in (
-        "Start number: 3 → <strong>12</strong>",
-        "Name: Player 3 → <strong>Ada</strong>",
-        "Club: Club 2 → <strong>Haifa</strong>",
-        "Rating: 1502 → <strong>1600</strong>",
+        'Start number: 3 <span class="dir-arrow">→</span> <strong>12</strong>',
+        'Name: Player 3 <span class="dir-arrow">→</span> <strong>Ada</strong>',
+        'Club: Club 2 <span class="dir-arrow">→</span> <strong>Haifa</strong>',
+        'Rating: 1502 <span class="dir-arrow">→</span> <strong>1600</strong>',
     ):
         assert change in page
     assert page.index("changed by alice") < page.index("registered by alice")  # newest first

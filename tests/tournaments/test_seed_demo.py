@@ -31,6 +31,13 @@ def test_seed_demo_is_complete_and_idempotent():
     entered = second.filter(results__status="confirmed").distinct().count()
     assert 0 < entered < second.count()
 
+    # Both have Juniors and Seniors, a quarter of the field each, with prize labels.
+    for t in (finished, running):
+        divisions = list(t.divisions.order_by("order"))
+        assert [d.slug for d in divisions] == ["juniors", "seniors"]
+        assert [d.players.count() for d in divisions] == [t.players.count() // 4] * 2
+        assert divisions[0].prizes[0] == "Trophy"
+
     # Both standings snapshots are at their tournament's current version.
     for t in (finished, running):
         t.refresh_from_db()

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -77,7 +78,7 @@ def _divisions(view: TournamentScoped) -> QuerySet[Division]:
 def _division(view: TournamentScoped, slug: str) -> Division:
     division = _divisions(view).filter(slug=slug).first()
     if division is None:
-        raise Http404("No such division in this tournament.")
+        raise Http404(_("No such division in this tournament."))
     return division
 
 

@@ -153,7 +153,8 @@ DELIMITER_HEADER = "X-CSV-Delimiter"
 
 class PlayerImportIn(StrictInput):
     file = serializers.FileField(
-        help_text="CSV, UTF-8, header row `name,club,rating` (and optionally `member`)."
+        help_text="CSV, UTF-8, header row `name,club,rating` (and optionally `member`, "
+        "`divisions`)."
     )
 
 
@@ -318,7 +319,8 @@ class PlayerImportView(TournamentScoped, APIView):
         summary="Import players from CSV",
         description="Organisers only. A CSV file (`name,club,rating`, header row first, "
         "optionally a `member` column: a membership code of the tournament's club, linking "
-        "the player to that member; "
+        "the player to that member; optionally a `divisions` column: the slugs of the "
+        "tournament's divisions the player is in, apart by spaces, `|` or `/`; "
         "UTF-8, at most 1 MiB and `CSV_IMPORT_MAX_ROWS` rows, cells separated by `,` `;` or "
         "tab, as the header row shows) as multipart field `file`. All rows are registered or "
         "none; the response header `X-CSV-Delimiter` says which delimiter was read (`comma`, "

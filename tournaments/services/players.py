@@ -13,6 +13,7 @@ Not checked here: who sits where (the draw, `games.services.rounds`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +37,7 @@ from ..csv_files import (
 from ..csv_files import MAX_CSV_BYTES as MAX_CSV_BYTES  # where the views read it
 from ..events import results_changed
 from ..lifecycle import require_open
-from ..models import Member, Player, Round, Tournament
+from ..models import Division, Member, Player, Round, Tournament
 from ..permissions import User, require
 from .clubs import club_member, member_link_check
 from .divisions import divisions_of, pages_moved, set_divisions
@@ -50,7 +51,10 @@ from .validation import (
 )
 
 MAX_RATING = 10_000
-CSV_COLUMNS = ("name", "club", "rating", "member")
+CSV_COLUMNS = ("name", "club", "rating", "member", "divisions")
+# A `divisions` cell names its divisions' slugs apart by spaces, `|` or `/` (the cells
+# themselves are apart by `,` `;` or tab).
+CSV_DIVISIONS_SPLIT = re.compile(r"[\s|/]+")
 # Rows per INSERT statement of an import: well inside any driver's parameter limit.
 IMPORT_BATCH = 1000
 UPDATABLE = {
@@ -321,11 +325,33 @@ def _csv_table(data: bytes | str) -> CSVTable:
     return read_csv_table(data, columns=CSV_COLUMNS, rows="player rows")
 
 
+def _csv_divisions(
+    tournament: Tournament, table: CSVTable, errors: list[RuleError]
+) -> dict[int, list[Division]]:
+    """The divisions the rows' `divisions` cells name, by line; adds to `errors` every
+    slug the tournament has no division for."""
+    if "divisions" not in table.header:
+        return {}
+    column = table.header.index("divisions")
+    found: dict[int, list[Division]] = {}
+    for line, cells in table.lines:
+        cell = cells[column].strip() if column < len(cells) else ""
+        slugs = [slug for slug in CSV_DIVISIONS_SPLIT.split(cell) if slug]
+        if not slugs:
+            continue
+        try:
+            found[line] = divisions_of(tournament, slugs)
+        except RuleError as error:
+            errors.extend(row_error(line, e) for e in error.flatten())
+    return found
+
+
 def _csv_row(line: int, header: list[str], cells: list[str]) -> dict[str, Any]:
     """One player row of the CSV, checked; every error names the line."""
     if len(cells) > len(header):
         raise too_many_cells(line, len(cells), len(header))
     values: dict[str, Any] = dict(zip(header, (c.strip() for c in cells), strict=False))
+    values.pop("divisions", None)  # read by `_csv_divisions`
     rating = values.get("rating") or None
     try:
         values["rating"] = None if rating is None else int(rating)
@@ -405,9 +431,10 @@ def _csv_members(
 
 @transaction.atomic
 def players_import_csv(*, tournament: Tournament, by: User, data: bytes | str) -> PlayersImport:
-    """Register every row of a `name,club,rating,member` CSV (header row first) — all rows
-    or none. `member` (optional) is a membership code of the tournament's club: the player
-    is linked to that member."""
+    """Register every row of a `name,club,rating,member,divisions` CSV (header row first)
+    — all rows or none. `member` (optional) is a membership code of the tournament's club:
+    the player is linked to that member. `divisions` (optional) names the slugs of the
+    tournament's divisions the player is in, apart by spaces, `|` or `/`."""
     require(by, tournament, "organise")
     tournament = _lock(tournament)
     require_open(tournament)
@@ -419,11 +446,13 @@ def players_import_csv(*, tournament: Tournament, by: User, data: bytes | str) -
         if row is not None:
             rows.append({**row, "line": line})
     members = _csv_members(tournament, table, errors)
+    in_divisions = _csv_divisions(tournament, table, errors)
     if not rows and not errors:
         errors.append(RuleError("file", _("has no player rows.")))
     raise_all(sorted(errors, key=line_of))
     numbers = _next_numbers(tournament, len(rows))
     joined = joined_round_now(tournament)
+    lines = [row.pop("line") for row in rows]
     players = bulk_create_with_history(
         [
             stamp_history_user(
@@ -431,14 +460,23 @@ def players_import_csv(*, tournament: Tournament, by: User, data: bytes | str) -
                     tournament=tournament,
                     number=n,
                     joined_round=joined,
-                    member=members.get(row.pop("line")),
+                    member=members.get(line),
                     **row,
                 ),
                 by,
             )
-            for n, row in zip(numbers, rows, strict=True)
+            for n, row, line in zip(numbers, rows, lines, strict=True)
         ],
         Player,
+        batch_size=IMPORT_BATCH,
+    )
+    # The players' divisions, in one insert (ids are known: the players are saved).
+    Player.divisions.through.objects.bulk_create(
+        [
+            Player.divisions.through(player_id=player.pk, division_id=division.pk)
+            for player, line in zip(players, lines, strict=True)
+            for division in in_divisions.get(line, [])
+        ],
         batch_size=IMPORT_BATCH,
     )
     results_changed(tournament)

@@ -268,7 +268,7 @@ def invitation_problem(invitation: StaffInvitation) -> str | None:
     if invitation.used_at is not None:
         return _("This invitation has been used already; each link makes one account.")
     if invitation.expires_at <= timezone.now():
-        when = date_format(timezone.localtime(invitation.expires_at), "j M Y, H:i")
+        when = date_format(timezone.localtime(invitation.expires_at), "DATETIME_FORMAT")
         return _("This invitation expired on %(when)s. Ask the organiser for a new one.") % {
             "when": when
         }

@@ -26,6 +26,7 @@ from tournaments.services.clubs import (
     season_create,
     tournament_hold_under,
 )
+from tournaments.services.divisions import division_create, division_members_set
 from tournaments.services.players import player_register, player_update
 from tournaments.services.stages import stage_create
 from tournaments.services.tournaments import staff_add, tournament_create, tournament_update
@@ -317,6 +318,7 @@ class Command(BaseCommand):
                 club=rng.choice(CLUBS),
                 rating=rng.randint(1200, 2000),
             )
+        self.seed_divisions(tournament, organiser, random.Random(seed + 1))
         for number in range(1, rounds + 1):
             # Random seating with fewest repeat meetings, reproducible from the demo's seed.
             round_ = round_open(
@@ -333,6 +335,21 @@ class Command(BaseCommand):
         if entered_last == 1.0:
             tournament_update(tournament=tournament, by=organiser, status="finished")
         self.stdout.write(f"{name}: created.")
+
+    def seed_divisions(self, tournament, organiser, rng):
+        """Juniors and Seniors, a quarter of the field each (a player in neither is in the
+        open field only), so the standings page shows its division filter at once."""
+        ids = list(tournament.players.order_by("number").values_list("pk", flat=True))
+        picked = rng.sample(ids, len(ids) // 2)
+        quarter = len(ids) // 4
+        for name, slug, prizes, members in (
+            ("Juniors ≤ 14", "juniors", ["Trophy", "Book voucher", "Medal"], picked[:quarter]),
+            ("Seniors 60+", "seniors", ["Trophy", "Medal"], picked[quarter:]),
+        ):
+            division = division_create(
+                tournament=tournament, by=organiser, name=name, slug=slug, prizes=prizes
+            )
+            division_members_set(division=division, by=organiser, player_ids=members)
 
     def enter(self, rng, game, scorekeeper):
         seats = list(game.table.seats.order_by("position").values_list("player_id", flat=True))
