@@ -11,6 +11,7 @@ import os
 
 import pytest
 from django.db import connection
+from django.utils import translation
 
 from config.celery import app as celery_app
 
@@ -20,6 +21,16 @@ def _need(what: str) -> None:
     if os.environ.get("REQUIRE_SERVICES") == "1":
         pytest.fail(f"{message}, and REQUIRE_SERVICES=1 forbids skipping", pytrace=False)
     pytest.skip(message)
+
+
+@pytest.fixture(autouse=True)
+def _english_again():
+    """Every test starts and ends in the site's default language: a request in Dutch
+    activates Dutch for the thread, and Django's middleware never switches it back, so
+    the next test would read Dutch where it expects English."""
+    translation.activate("en")
+    yield
+    translation.activate("en")
 
 
 @pytest.fixture(autouse=True)

@@ -406,7 +406,7 @@ def seeded(alice, bob):
         ("tournament-detail", {}, 6),
         ("standings-live", {}, 4),
         ("round-detail", {"round_number": 2}, 10),
-        ("player-detail", {"player_number": 5}, 10),
+        ("player-detail", {"player_number": 5}, 11),  # + the divisions they are in
     ],
 )
 def test_public_pages_take_a_bounded_number_of_queries(
