@@ -129,7 +129,8 @@ def test_a_staged_tournament_shows_each_running_stage_round_not_rounds_planned(
         final_round = open_round(staged, alice, tables=[[int(e) for e in entrants]])
         for game in Game.objects.filter(table__round=final_round):
             enter_rummikub(game, alice)
-    page = text(as_user("anon").get(reverse("tournament-detail", kwargs={"slug": staged.slug})))
+    response = as_user("anon").get(reverse("tournament-detail", kwargs={"slug": staged.slug}))
+    page = response.content.decode()
     subtitle = re.search(r'<p class="subtitle">(.*?)</p>', page, re.S).group(1)
     assert "<bdi>Final</bdi>: round 2" in subtitle
     assert "Qualification" not in subtitle  # closed: no longer running
