@@ -73,13 +73,42 @@ def conflict_message(exc: BaseException) -> str | None:
     return None
 
 
+# How many rows of each model that can block a delete (a PROTECT key points from it), as
+# a whole phrase with its count: a plural is the language's (Polish: 1 miejsce, 2 miejsca,
+# 5 miejsc), which a count put before a model's one plural name cannot say. By model label.
+BLOCKER_COUNTS: dict[str, Any] = {
+    "games.Seat": lambda n: ngettext("%(count)d seat", "%(count)d seats", n),
+    "games.RackEntry": lambda n: ngettext("%(count)d rack", "%(count)d racks", n),
+    "games.Result": lambda n: ngettext("%(count)d result", "%(count)d results", n),
+    "games.Penalty": lambda n: ngettext("%(count)d penalty", "%(count)d penalties", n),
+    "games.Extension": lambda n: ngettext(
+        "%(count)d time extension", "%(count)d time extensions", n
+    ),
+    "tournaments.Member": lambda n: ngettext("%(count)d club member", "%(count)d club members", n),
+    "tournaments.Tournament": lambda n: ngettext(
+        "%(count)d tournament", "%(count)d tournaments", n
+    ),
+    "tournaments.Player": lambda n: ngettext("%(count)d player", "%(count)d players", n),
+    "tournaments.TableLink": lambda n: ngettext("%(count)d table link", "%(count)d table links", n),
+}
+
+
+def blocker_count(label: str, plural_name: str, n: int) -> str:
+    """ "4 seats" in the reader's language; a model not in `BLOCKER_COUNTS` as its plural
+    name and the count apart ("seating plans (2)"), which reads right in any language."""
+    phrase = BLOCKER_COUNTS.get(label)
+    if phrase is not None:
+        return phrase(n) % {"count": n}
+    return gettext("%(records)s (%(count)d)") % {"records": plural_name, "count": n}
+
+
 def protected_message(exc: ProtectedError) -> str:
     """What blocks a delete: the rows that still point at the object through a PROTECT
     key, e.g. "cannot delete it while other records refer to it: 4 seats."."""
     metas = {obj._meta.label: obj._meta for obj in exc.protected_objects}
     counts = Counter(obj._meta.label for obj in exc.protected_objects)
     blockers = ", ".join(
-        f"{n} {metas[label].verbose_name if n == 1 else metas[label].verbose_name_plural}"
+        blocker_count(label, str(metas[label].verbose_name_plural), n)
         for label, n in sorted(counts.items())
     )
     if not blockers:

@@ -18,10 +18,9 @@ changed in a way the services do not know of. Per model:
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from simple_history.admin import SimpleHistoryAdmin
 
 from scoring.errors import RuleError
-from tournaments.admin import ViewOnly
+from tournaments.admin import HistoryAdmin, ViewOnly
 from tournaments.models import Round
 
 from .models import Extension, Game, Penalty, RackEntry, Result, Seat, Standings, Table
@@ -51,7 +50,7 @@ class TableAdmin(ViewOnly, admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(ViewOnly, SimpleHistoryAdmin):
+class SeatAdmin(ViewOnly, HistoryAdmin):
     list_display = ["player", "table", "position", "round"]
     list_filter = ["round__tournament", "round__number"]
     search_fields = ["player__name"]
@@ -99,7 +98,7 @@ class GameAdmin(ViewOnly, admin.ModelAdmin):
 
 
 @admin.register(Result)
-class ResultAdmin(ViewOnly, SimpleHistoryAdmin):
+class ResultAdmin(ViewOnly, HistoryAdmin):
     list_display = [
         "game",
         "version",
@@ -115,7 +114,7 @@ class ResultAdmin(ViewOnly, SimpleHistoryAdmin):
 
 
 @admin.register(Extension)
-class ExtensionAdmin(ViewOnly, SimpleHistoryAdmin):
+class ExtensionAdmin(ViewOnly, HistoryAdmin):
     """View-only: extensions are recorded by the timer or the API (`extension_set`)."""
 
     list_display = ["player", "used", "game", "recorded_by", "recorded_at"]
@@ -125,7 +124,7 @@ class ExtensionAdmin(ViewOnly, SimpleHistoryAdmin):
 
 
 @admin.register(Penalty)
-class PenaltyAdmin(ViewOnly, SimpleHistoryAdmin):
+class PenaltyAdmin(ViewOnly, HistoryAdmin):
     list_display = [
         "player",
         "kind",

@@ -34,6 +34,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.translation import gettext as _
 from simple_history.admin import SimpleHistoryAdmin
+from simple_history.template_utils import HistoricalRecordContextHelper
 
 from .events import results_changed
 from .models import (
@@ -50,6 +51,23 @@ from .models import (
     Webhook,
     WebhookDelivery,
 )
+from .selectors import choice_shown
+
+
+class ChoiceLabels(HistoricalRecordContextHelper):
+    """A history's changes with a choice's label, not its stored value ("Withdrawn", in
+    the reader's language, not "withdrawn")."""
+
+    def prepare_delta_change_value(self, change, value):
+        value = super().prepare_delta_change_value(change, value)
+        return choice_shown(self.model, change.field, value)
+
+
+class HistoryAdmin(SimpleHistoryAdmin):
+    """simple_history's admin, its history page showing choices by their labels."""
+
+    def get_historical_record_context_helper(self, request, historical_record):
+        return ChoiceLabels(self.model, historical_record)
 
 
 class ViewOnly:
@@ -95,7 +113,7 @@ class RoundInline(ViewOnly, admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(SimpleHistoryAdmin):
+class TournamentAdmin(HistoryAdmin):
     list_display = ["name", "slug", "starts_on", "status", "public", "results_version"]
     list_filter = ["status", "public", "results_need_confirmation", "starts_on"]
     search_fields = ["name", "slug"]
@@ -131,7 +149,7 @@ class TournamentAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(StaffMember)
-class StaffMemberAdmin(SimpleHistoryAdmin):
+class StaffMemberAdmin(HistoryAdmin):
     list_display = ["user", "tournament", "role", "added_at"]
     list_filter = ["role", "tournament"]
     search_fields = ["user__username", "tournament__name"]
@@ -148,7 +166,7 @@ class StaffInvitationAdmin(ViewOnly, admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(SimpleHistoryAdmin):
+class PlayerAdmin(HistoryAdmin):
     list_display = ["number", "name", "club", "rating", "status", "tournament"]
     list_filter = ["status", "tournament"]
     search_fields = ["name", "club"]
@@ -180,7 +198,7 @@ class PlayerAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Division)
-class DivisionAdmin(ViewOnly, SimpleHistoryAdmin):
+class DivisionAdmin(ViewOnly, HistoryAdmin):
     """Divisions are kept by the organiser's pages (`tournaments.services.divisions`):
     their members must stay in the division's tournament."""
 
@@ -196,7 +214,7 @@ class ClubOrganiserInline(admin.TabularInline):
 
 
 @admin.register(Club)
-class ClubAdmin(SimpleHistoryAdmin):
+class ClubAdmin(HistoryAdmin):
     list_display = ["name", "slug", "created_at"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
@@ -204,7 +222,7 @@ class ClubAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Member)
-class MemberAdmin(SimpleHistoryAdmin):
+class MemberAdmin(HistoryAdmin):
     list_display = ["name", "code", "club", "joined_on"]
     list_filter = ["club"]
     search_fields = ["name", "code"]
@@ -212,7 +230,7 @@ class MemberAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Season)
-class SeasonAdmin(SimpleHistoryAdmin):
+class SeasonAdmin(HistoryAdmin):
     list_display = ["name", "club", "version", "created_at"]
     list_filter = ["club"]
     search_fields = ["name"]

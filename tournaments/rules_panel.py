@@ -50,9 +50,13 @@ def as_shown(value: Any) -> str:
     (``lowest_points``) is shown as its words, translated when the catalogs know them."""
     if value is None:
         return pgettext("rule option value", "none")
-    if isinstance(value, dict):  # the placement table: "4: 4/3/1/0 · 3: 4/2/0 · 2: 4/0"
+    if isinstance(value, dict):
+        # The placement table, a phrase per table size in the reader's language:
+        # "tables of 4: 4/3/1/0 · tables of 3: 4/2/0 · tables of 2: 4/0".
         return " · ".join(
-            f"{size}: {'/'.join(str(v) for v in value[size])}"
+            pgettext("placement points by table size", "tables of {size}: {points}").format(
+                size=size, points="/".join(str(v) for v in value[size])
+            )
             for size in sorted(value, key=lambda size: -int(size))
         )
     if isinstance(value, bool):

@@ -177,6 +177,18 @@ def member_history(member: Member) -> list[HistoryEntry]:
     return _history(member.history, MEMBER_HISTORY_FIELDS, "added")
 
 
+def choice_shown(model: Any, field: str, value: Any) -> Any:
+    """A stored value as a person reads it: a choice field's label ("withdrawn" as
+    "Withdrawn", in the reader's language: the label stays lazy until shown), anything
+    else as it is. A value no longer among the choices is shown as stored."""
+    if value is None:
+        return None
+    choices = getattr(model._meta.get_field(field), "flatchoices", None)
+    if not choices:
+        return value
+    return dict(choices).get(value, value)
+
+
 def _history(
     history: Any, fields: dict[str, Any], created: str, related: tuple[str, ...] = ()
 ) -> list[HistoryEntry]:
@@ -187,7 +199,11 @@ def _history(
     previous = None
     for record in records:
         changes = [
-            (label, getattr(previous, field, None), getattr(record, field))
+            (
+                label,
+                choice_shown(history.model, field, getattr(previous, field, None)),
+                choice_shown(history.model, field, getattr(record, field)),
+            )
             for field, label in fields.items()
             if previous is None or getattr(previous, field) != getattr(record, field)
         ]

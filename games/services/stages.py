@@ -52,7 +52,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Case, Count, IntegerField, OuterRef, Q, Subquery, Value, When
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -546,19 +547,44 @@ class TimelineItem:
 
     stage: Stage
     race: RaceView | None = None
+    # The rounds opened in the stage so far: the running one is "round N" of its stage
+    # (a staged tournament has no one count of rounds planned: a race's length is open).
+    rounds: int = 0
 
 
 def stages_timeline(tournament: Tournament) -> list[TimelineItem]:
-    """The stages in order (side events among them), each race stage that has begun with
-    its race: one query, plus two per such race (a tournament has one final)."""
+    """The stages in order (side events among them), each with its rounds opened so far
+    and, a race stage that has begun, its race: one query, plus two per such race (a
+    tournament has one final)."""
+    # Stage 1 also owns the rounds opened before any stage existed (`stage_rounds_q`).
+    early = (
+        Round.objects.filter(tournament_id=OuterRef("tournament_id"), stage__isnull=True)
+        .order_by()
+        .values("tournament_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    stages = (
+        tournament.stages.select_related("side_of")
+        .annotate(
+            own_rounds=Count("rounds"),
+            early_rounds=Case(
+                When(number=1, then=Coalesce(Subquery(early), 0)),
+                default=Value(0),
+                output_field=IntegerField(),
+            ),
+        )
+        .order_by("number")
+    )
     return [
         TimelineItem(
             stage,
             stage_race(stage)
             if stage.race_target is not None and stage.status != Stage.Status.UPCOMING
             else None,
+            stage.own_rounds + stage.early_rounds,
         )
-        for stage in tournament.stages.select_related("side_of").order_by("number")
+        for stage in stages
     ]
 
 

@@ -113,3 +113,25 @@ def test_the_organiser_adds_a_stage_on_a_page(as_user, alice):
         ("Qualification", None),
         ("Final", 4),
     ]
+
+
+def test_a_staged_tournament_shows_each_running_stage_round_not_rounds_planned(
+    as_user, staged, alice
+):
+    # Rounds planned (4) counts no stage: with the stages' rounds it read "5 of 4 rounds".
+    staged.rounds_planned = 4
+    staged.save(update_fields=["rounds_planned"])
+    _play(staged, alice)
+    client = as_user("alice")
+    entrants = re.findall(r'name="entrant" value="(\d+)"', text(client.get(_stage_url(staged, 1))))
+    client.post(_stage_url(staged, 1, "stage-close"), {"entrant": entrants})
+    for _ in range(2):
+        final_round = open_round(staged, alice, tables=[[int(e) for e in entrants]])
+        for game in Game.objects.filter(table__round=final_round):
+            enter_rummikub(game, alice)
+    response = as_user("anon").get(reverse("tournament-detail", kwargs={"slug": staged.slug}))
+    page = response.content.decode()
+    subtitle = re.search(r'<p class="subtitle">(.*?)</p>', page, re.S).group(1)
+    assert "<bdi>Final</bdi>: round 2" in subtitle
+    assert "Qualification" not in subtitle  # closed: no longer running
+    assert " of 4 rounds" not in subtitle

@@ -13,6 +13,7 @@ from games.services.standings import standings_recompute
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
 from tests.web import field_errors, text
+from tournaments import rules_panel
 from tournaments.forms import parse_points_table, points_table_text
 from tournaments.models import Tournament
 
@@ -72,7 +73,24 @@ def test_the_rules_panel_shows_the_placement_table(as_user):
             reverse("rules-preview"), {"preset": "standard", "placement_points": "4: 6 3 1 0"}
         )
     )
-    assert 'data-option="placement_points">4: 6/3/1/0 · 3: 4/2/0 · 2: 4/0' in page
+    assert (
+        'data-option="placement_points">'
+        "tables of 4: 6/3/1/0 · tables of 3: 4/2/0 · tables of 2: 4/0"
+    ) in page
+
+
+def test_the_placement_table_is_a_translatable_phrase_per_table_size(monkeypatch):
+    # Each size goes through the catalog as a whole phrase (word order is the language's).
+    asked = []
+
+    def catalog(context, message):
+        asked.append((context, message))
+        return "{points} bij tafels van {size}"
+
+    monkeypatch.setattr(rules_panel, "pgettext", catalog)
+    shown = rules_panel.as_shown({"4": [4, 3, 1, 0], "3": [4, 2, 0]})
+    assert shown == "4/3/1/0 bij tafels van 4 · 4/2/0 bij tafels van 3"
+    assert asked == [("placement points by table size", "tables of {size}: {points}")] * 2
 
 
 @pytest.fixture

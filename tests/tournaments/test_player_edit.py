@@ -10,10 +10,13 @@ import io
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from scoring.errors import RuleError
 from tests.web import field_errors, text
+from tournaments.models import Player
+from tournaments.selectors import choice_shown
 from tournaments.services.players import player_update
 
 pytestmark = pytest.mark.django_db
@@ -223,3 +226,36 @@ def test_the_edit_page_reads_the_history_in_one_query(
     with django_assert_max_num_queries(8):
         page = text(client.get(edit_url(club, 3)))
     assert page.count("changed by alice") == 15
+
+
+# --- the history shows a status by its label ----------------------------------------------
+
+
+def test_the_history_shows_the_status_label_not_the_stored_value(club, alice, as_user):
+    player = club.players.get(number=3)
+    player_update(player=player, by=alice, status="withdrawn")
+    client = as_user("alice")
+    page = text(client.get(edit_url(club, 3)))
+    assert 'Status: Active <span class="dir-arrow">→</span> <strong>Withdrawn</strong>' in page
+    assert "Status: <strong>Active</strong>" in page  # registered
+    dutch = text(client.get(edit_url(club, 3), HTTP_ACCEPT_LANGUAGE="nl"))
+    translation.deactivate()  # a Dutch request leaves Dutch active in this thread
+    assert "<strong>Teruggetrokken</strong>" in dutch
+    assert "<strong>withdrawn</strong>" not in dutch
+
+
+def test_the_admin_history_shows_the_status_label(club, alice, as_user):
+    player = club.players.get(number=3)
+    player_update(player=player, by=alice, status="withdrawn")
+    page = text(as_user("root").get(reverse("admin:tournaments_player_history", args=[player.pk])))
+    changes = page[page.index('id="change-history"') :]
+    assert "Withdrawn" in changes and "withdrawn\n" not in changes
+    assert "&rarr;&nbsp;&nbsp;Withdrawn" in changes
+
+
+def test_choice_shown_maps_choices_and_leaves_other_values():
+    history = Player.history.model
+    assert str(choice_shown(history, "status", "withdrawn")) == "Withdrawn"
+    assert choice_shown(history, "status", "gone") == "gone"  # no longer a choice: as stored
+    assert choice_shown(history, "name", "Ada") == "Ada"
+    assert choice_shown(history, "status", None) is None

@@ -166,9 +166,9 @@ class Command(BaseCommand):
             self.stdout.write(f"{name}: exists, left as it is.")
             return
         rng = random.Random(2023)
-        tournament = tournament_create(
-            by=organiser, name=name, slug=slug, preset="standard", rounds_planned=4
-        )
+        # No rounds planned: the stages carry the schedule, and the final's race has no
+        # set length (the page shows each running stage's round instead).
+        tournament = tournament_create(by=organiser, name=name, slug=slug, preset="standard")
         for player_name in rng.sample([f"{first} {last}" for first in FIRST for last in LAST], 16):
             player_register(
                 tournament=tournament, by=organiser, name=player_name, club=rng.choice(CLUBS)
