@@ -270,6 +270,18 @@ class CSVRenderer(renderers.BaseRenderer):
         return data.encode(self.charset) if isinstance(data, str) else b""
 
 
+def csv_answer(request: Any, text: str, filename: str) -> Response:
+    """`text` as a CSV download, whatever the Accept header asked for: the address *is*
+    the CSV."""
+    request.accepted_renderer = CSVRenderer()
+    request.accepted_media_type = CSVRenderer.media_type
+    return Response(
+        text,
+        content_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
 class StandingsCSVView(TournamentScoped, APIView):
     renderer_classes = [CSVRenderer, renderers.JSONRenderer]
 
@@ -312,15 +324,7 @@ class StandingsCSVView(TournamentScoped, APIView):
         text = standings_csv(
             standings_table(self.tournament, whole=True, hide_withdrawn=hide, division=division)
         )
-        # CSV whatever the Accept header asked for: this address *is* the CSV.
-        request.accepted_renderer = CSVRenderer()
-        request.accepted_media_type = CSVRenderer.media_type
-        filename = f"{self.tournament.slug}-standings.csv"
-        return Response(
-            text,
-            content_type="text/csv; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-        )
+        return csv_answer(request, text, f"{self.tournament.slug}-standings.csv")
 
 
 class RankingCSVView(StandingsCSVView):
@@ -350,14 +354,7 @@ class RankingCSVView(StandingsCSVView):
     )
     def get(self, request: Any, slug: str) -> Response:
         text = ranking_csv(self.tournament, standings_table(self.tournament, whole=True))
-        request.accepted_renderer = CSVRenderer()
-        request.accepted_media_type = CSVRenderer.media_type
-        filename = f"{self.tournament.slug}-ranking.csv"
-        return Response(
-            text,
-            content_type="text/csv; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-        )
+        return csv_answer(request, text, f"{self.tournament.slug}-ranking.csv")
 
 
 class QualifiedCSVView(StandingsCSVView):
@@ -388,11 +385,4 @@ class QualifiedCSVView(StandingsCSVView):
     )
     def get(self, request: Any, slug: str) -> Response:
         text = qualified_csv(self.tournament, standings_table(self.tournament, whole=True))
-        request.accepted_renderer = CSVRenderer()
-        request.accepted_media_type = CSVRenderer.media_type
-        filename = f"{self.tournament.slug}-qualified.csv"
-        return Response(
-            text,
-            content_type="text/csv; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-        )
+        return csv_answer(request, text, f"{self.tournament.slug}-qualified.csv")

@@ -13,7 +13,9 @@ from games.models import Game
 from games.templatetags.bidi import bdi
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
+from tournaments.services.divisions import division_create
 from tournaments.services.players import player_register
+from tournaments.services.stages import stage_create
 from tournaments.services.tournaments import tournament_update
 
 pytestmark = pytest.mark.django_db
@@ -88,3 +90,13 @@ def test_the_table_page_isolates_the_seats_names(mixed, as_user):
     assert page.status_code == 200
     # "Player 1 +56": the score's sign stays after the name in a right-to-left page.
     assert '<span class="nowrap"><bdi>Player 1</bdi> +' in page.content.decode()
+
+
+def test_division_chips_and_stage_names_are_isolated(alice):
+    tournament = make_tournament(alice, players=4)
+    division_create(tournament=tournament, by=alice, name="Seniors 60+")
+    stage_create(tournament=tournament, by=alice, name="Qualification 1+")
+    page = _get(reverse("tournament-detail", kwargs={"slug": tournament.slug}))
+    assert 'aria-current="page"' in page  # the chips are shown
+    assert ">Seniors 60+</a>" not in page and "<bdi>Seniors 60+</bdi></a>" in page
+    assert "1. <bdi>Qualification 1+</bdi></a>" in page

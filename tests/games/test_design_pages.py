@@ -9,6 +9,8 @@ import re
 import pytest
 from django.contrib.staticfiles import finders
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import trans_real
 
 from games.models import Game
 from games.selectors import standings_movement, standings_table
@@ -118,6 +120,54 @@ def test_the_site_is_installable(client):
     for icon in manifest["icons"]:
         assert finders.find(icon["src"].removeprefix("/static/")), icon["src"]
     home = text(client.get("/"))
-    assert '<link rel="manifest" href="/manifest.webmanifest">' in home
+    assert '<link rel="manifest" href="/manifest.webmanifest?lang=en">' in home
     assert 'rel="icon"' in home and 'name="theme-color"' in home
     assert client.get("/favicon.ico").status_code == 302
+
+
+NAME = "Rummitab — Rummikub tournaments"
+
+
+@pytest.fixture
+def planted_dutch_name():
+    """The manifest's name in the Dutch catalog (the catalogs are filled elsewhere)."""
+    catalog = trans_real.translation("nl")._catalog
+    saved = catalog.get(NAME)
+    catalog[NAME] = "Rummitab — Rummikubtoernooien"
+    try:
+        yield
+    finally:
+        translation.deactivate()
+        if saved is None:
+            for part in catalog._catalogs:
+                part.pop(NAME, None)
+        else:
+            catalog[NAME] = saved
+
+
+def test_the_manifest_speaks_the_language_in_its_address(client, planted_dutch_name):
+    dutch = client.get("/manifest.webmanifest", {"lang": "nl"})
+    assert dutch.json()["name"] == "Rummitab — Rummikubtoernooien"
+    assert (dutch.json()["lang"], dutch.json()["dir"]) == ("nl", "ltr")
+    hebrew = client.get("/manifest.webmanifest", {"lang": "he"}).json()
+    assert (hebrew["lang"], hebrew["dir"]) == ("he", "rtl")
+    english = client.get("/manifest.webmanifest", {"lang": "en"}).json()
+    assert (english["name"], english["lang"], english["dir"]) == (NAME, "en", "ltr")
+    # One address per language: nothing else to vary on but what every answer varies on.
+    assert "Cookie" not in dutch.get("Vary", "")
+    assert "public" in dutch["Cache-Control"]
+
+
+def test_without_a_language_the_manifest_follows_the_request(client, planted_dutch_name):
+    for lang in ({}, {"lang": "xx"}):  # none, or one the site does not speak
+        answer = client.get("/manifest.webmanifest", lang, HTTP_ACCEPT_LANGUAGE="nl")
+        assert answer.json()["name"] == "Rummitab — Rummikubtoernooien"
+        assert answer.json()["lang"] == "nl"
+        vary = {part.strip() for part in answer["Vary"].split(",")}
+        assert {"Accept-Language", "Cookie"} <= vary  # a shared cache keeps them apart
+
+
+def test_each_page_links_the_manifest_in_its_language(client):
+    home = text(client.get("/", HTTP_ACCEPT_LANGUAGE="he"))
+    translation.deactivate()
+    assert '<link rel="manifest" href="/manifest.webmanifest?lang=he">' in home
