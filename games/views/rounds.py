@@ -40,7 +40,7 @@ from django.views.decorators.http import require_POST, require_safe
 from weasyprint import CSS, HTML
 
 from scoring.errors import RuleError
-from scoring.seating.words import PER_GAME_HINT
+from scoring.seating.words import PER_GAME_HINT, quality_sentences
 from tournaments.models import Round, Tournament
 from tournaments.selectors import checkin_list
 from tournaments.services.table_links import table_links_issue
@@ -114,13 +114,6 @@ def round_detail(request: HttpRequest, tournament: Tournament, round_number: int
     return cond.finish(render_round(request, tournament, round_))
 
 
-def _quality_rows(quality: dict[str, Any]) -> list[tuple[str, Any]]:
-    return [
-        (key.replace("_", " "), " / ".join(map(str, value)) if isinstance(value, list) else value)
-        for key, value in quality.items()
-    ]
-
-
 def render_round(
     request: HttpRequest,
     tournament: Tournament,
@@ -148,7 +141,7 @@ def render_round(
             **page,
             "round": round_,
             "stage_words": round_stage_words(round_),
-            "quality": _quality_rows(round_.quality),
+            "quality": quality_sentences(round_.quality),
             "cards": cards,
             "find": find,
             "query": query,

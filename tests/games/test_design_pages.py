@@ -171,3 +171,13 @@ def test_each_page_links_the_manifest_in_its_language(client):
     home = text(client.get("/", HTTP_ACCEPT_LANGUAGE="he"))
     translation.deactivate()
     assert '<link rel="manifest" href="/manifest.webmanifest?lang=he">' in home
+
+
+def test_the_round_page_says_the_draws_quality_in_words(client, two_rounds):
+    round_two = two_rounds.rounds.get(number=2)
+    round_two.quality = {"repeat_pairs": 0, "max_meetings": 1, "same_club_pairs": 2}
+    round_two.save(update_fields=["quality"])
+    html = page(client, "round-detail", two_rounds, round_number=2)
+    assert "Nobody meets an earlier opponent again." in html
+    assert "2 pairs of players of the same club share a table." in html
+    assert "repeat pairs" not in html and "same club pairs" not in html
