@@ -368,6 +368,8 @@ def _preview_page(
             "cards": cards,
             "form": form,
             "drawn": preview.method != Round.Method.MANUAL,
+            # The method's words ("Random (fewest repeats)"), as the round page shows them.
+            "method_label": Round.Method(preview.method).label,
             "per_game_hint": _(PER_GAME_HINT)
             if preview.uneven and not ranking & {"score_per_game", "won_per_game"}
             else "",

@@ -45,6 +45,7 @@ def test_the_preview_shows_the_draw_and_saves_nothing(as_user, fourteen):
     assert "2 tables of 4 and 2 tables of 3; tables of 3 play 3 games." in page
     assert "rank by score_per_game or won_per_game" in page
     assert "Nobody meets an earlier opponent again." in page
+    assert f"Seating: {Round.Method.RANDOM.label} · seed" in page  # words, not the key
     assert "Open round 1" in page and "Draw again (new seed)" in page
     assert "missing-results" not in page
     carried = hidden_fields(page)
