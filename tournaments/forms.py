@@ -478,7 +478,9 @@ class PlayerForm(PageForm):
     held under a club (`tournament` given: the choices are its club's members; none, or
     a tournament under no club: no member field)."""
 
-    name = forms.CharField(label=gettext_lazy("Name"), required=False)  # the service requires it
+    name = forms.CharField(
+        label=pgettext_lazy("a person's", "Name"), required=False
+    )  # the service requires it
     club = forms.CharField(label=gettext_lazy("Club"), required=False)
     rating = WholeNumberField(label=gettext_lazy("Rating"), required=False)
     fixed_table = WholeNumberField(
@@ -655,7 +657,7 @@ class ClubForm(PageForm):
 
 
 class MemberForm(PageForm):
-    name = forms.CharField(label=gettext_lazy("Name"), required=False)
+    name = forms.CharField(label=pgettext_lazy("a person's", "Name"), required=False)
     code = forms.CharField(
         label=gettext_lazy("Membership code"),
         required=False,
