@@ -160,15 +160,21 @@ def finishing_places(
     return result
 
 
+def _row(table: PlacementTable, seats: int) -> Sequence[int]:
+    """The points by place at a table of `seats` (a checked table has every size 2-4)."""
+    row = table.get(seats)
+    if row is None:
+        raise ValueError(f"no placement points for a table of {seats}")
+    return row
+
+
 def placement_points(
     scores: Mapping[int, int],
     table: PlacementTable = DEFAULT_PLACEMENT_POINTS,
     winners: Collection[int] = (),
 ) -> dict[int, int]:
     """Each player's placement points for one game at a table of ``len(scores)``."""
-    points = table.get(len(scores))
-    if points is None:
-        raise ValueError(f"no placement points for a table of {len(scores)}")
+    points = _row(table, len(scores))
     placed = finishing_places(scores, winners)
     return {player: points[place - 1] for player, (place, _shared) in placed.items()}
 
@@ -206,9 +212,7 @@ def placement_totals(
     totals = PlacementTotals()
     points, firsts = totals.points, totals.firsts
     for game in games:
-        row = table.get(len(game.scores))
-        if row is None:
-            raise ValueError(f"no placement points for a table of {len(game.scores)}")
+        row = _row(table, len(game.scores))
         for player, (place, shared) in finishing_places(game.scores, game.winners).items():
             if player in game.left_out:
                 continue
@@ -239,9 +243,7 @@ def placement_from_counts(
     totals = PlacementTotals()
     points, firsts = totals.points, totals.firsts
     for count in counts:
-        row = table.get(count.seats)
-        if row is None:
-            raise ValueError(f"no placement points for a table of {count.seats}")
+        row = _row(table, count.seats)
         if not 1 <= count.place <= count.seats:
             raise ValueError(f"place {count.place} at a table of {count.seats}")
         points[count.player] = points.get(count.player, 0) + count.games * row[count.place - 1]
