@@ -748,7 +748,7 @@ def _divisions_in(tournament: Tournament, rows: list[dict[str, Any]]) -> dict[st
         )
         for row in rows
     )
-    timed = [(d, row["created_at"]) for d, row in zip(divisions, rows, strict=True)]
+    timed = [(d, row.get("created_at")) for d, row in zip(divisions, rows, strict=True)]
     timed = [(division, at) for division, at in timed if at]
     _keep_times([division for division, at in timed], "created_at", (at for d, at in timed))
     return {d.slug: d for d in divisions}

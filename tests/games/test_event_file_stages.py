@@ -240,6 +240,19 @@ def test_a_file_written_before_stages_still_imports(staged, carol):
     assert not copied.divisions.exists() and copied.qualify_slots is None
 
 
+def test_a_division_without_its_optional_creation_time_imports(staged, carol):
+    """`divisions[].created_at` is optional in the schema: a file without it imports."""
+    document = exported(staged)
+    assert document["divisions"]
+    for division in document["divisions"]:
+        del division["created_at"]
+    assert event_file_problems(document) == []
+    copied = event_file_import(by=carol, document=document, slug="no-division-times")
+    assert sorted(copied.divisions.values_list("slug", flat=True)) == sorted(
+        d["slug"] for d in document["divisions"]
+    )
+
+
 def _set(path: tuple, value):
     def change(document: dict) -> None:
         at(document, path[:-1])[path[-1]] = value
