@@ -27,6 +27,10 @@ from ..models import Tournament
 from ..web import tournament_context, tournament_page
 
 
+# What the site's page tells a superuser to run (from the checkout, the server stopped).
+RESTORE = ".venv/bin/python manage.py restore_backup"
+
+
 def _superuser_only(request: HttpRequest) -> HttpResponse | None:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
@@ -70,7 +74,13 @@ def site_backups(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         _back_up_now(request)
         return redirect("site-backups")
-    return render(request, "tournaments/site_backups.html", {"status": backups_status()})
+    status = backups_status()
+    example = f"{status.latest.path.stem}.zip" if status.latest else "rummitab-….zip"
+    return render(
+        request,
+        "tournaments/site_backups.html",
+        {"status": status, "restore_command": f"{RESTORE} {example}"},
+    )
 
 
 @require_GET
