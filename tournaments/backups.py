@@ -95,6 +95,10 @@ class Backup:
     def name(self) -> str:
         return self.path.name
 
+    @property
+    def age_seconds(self) -> float:
+        return (datetime.now(UTC) - self.taken_at).total_seconds()
+
 
 def database_file(alias: str = DEFAULT_DB_ALIAS) -> Path | None:
     """The SQLite database file of `alias`, or None when it is not SQLite on disk (then

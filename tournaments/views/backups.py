@@ -19,13 +19,14 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from ..backups import BackupError, backup_archive, backup_named, backup_take, backups_status
 from ..models import Tournament
 from ..web import tournament_context, tournament_page
-
 
 # What the site's page tells a superuser to run (from the checkout, the server stopped).
 RESTORE = ".venv/bin/python manage.py restore_backup"
@@ -48,10 +49,8 @@ def _back_up_now(request: HttpRequest) -> None:
     if backup is None:
         messages.info(request, _("This site's database is not SQLite: nothing was backed up."))
     else:
-        messages.success(
-            request,
-            _("Backup taken: %(name)s.") % {"name": backup.name},
-        )
+        when = date_format(timezone.localtime(backup.taken_at), "SHORT_DATETIME_FORMAT")
+        messages.success(request, _("Backup taken (%(when)s).") % {"when": when})
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
