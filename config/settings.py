@@ -166,7 +166,7 @@ DATA_DIR = Path(
 SECRET_KEY_FILE = Path(os.environ.get("SECRET_KEY_FILE") or DATA_DIR / "secret_key")
 # SQLite backups (tournaments/backups.py, docs/operations/backups.md): taken into
 # BACKUP_DIR every BACKUP_INTERVAL_SECONDS while the server runs (0: only on a round
-# opened, a stage closed, or asked for), the newest BACKUP_KEEP kept.
+# opened, a stage closed, or asked for), the newest BACKUP_KEEP of each of these kinds kept.
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR") or DATA_DIR / "backups")
 BACKUP_INTERVAL_SECONDS = env_int("BACKUP_INTERVAL_SECONDS", 300)
 BACKUP_KEEP = env_int("BACKUP_KEEP", 48)
