@@ -174,7 +174,8 @@ def _keep_key(directory: Path) -> None:
         return
     partial = directory / f".{KEY_NAME}.partial"
     partial.write_bytes(key.read_bytes())
-    partial.chmod(0o600)
+    with contextlib.suppress(OSError):
+        partial.chmod(0o600)
     partial.replace(copy)
 
 
@@ -202,7 +203,8 @@ def backup_take(
         if only_if_changed and _last_fingerprint.get(source) == fingerprint:
             return None
         directory.mkdir(parents=True, exist_ok=True)
-        directory.chmod(0o700)  # password hashes and the key: the owner's eyes only
+        with contextlib.suppress(OSError):  # a USB stick's FAT has no modes: still back up
+            directory.chmod(0o700)  # password hashes and the key: the owner's eyes only
         path = _free_name(directory, now or datetime.now(UTC), trigger)
         handle, partial_name = tempfile.mkstemp(dir=directory, prefix=".", suffix=".partial")
         os.close(handle)

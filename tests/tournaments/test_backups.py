@@ -388,3 +388,40 @@ def test_the_commands_explain_themselves_without_sqlite(monkeypatch, tmp_path):
         call_command("backup")
     with pytest.raises(CommandError, match="pg_restore"):
         call_command("restore_backup", str(tmp_path / "x.zip"))
+
+
+# --- settings -------------------------------------------------------------------------
+
+
+def _settings_run(code: str, **env: str) -> subprocess.CompletedProcess:
+    environment = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATA_DIR", "BACKUP_DIR", "SECRET_KEY_FILE", "BACKUP_KEEP"}
+    }
+    environment.update(env, DJANGO_SETTINGS_MODULE="config.settings")
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_backups_live_beside_the_sqlite_database_and_keep_at_least_one(tmp_path):
+    show = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.DATA_DIR, s.SECRET_KEY_FILE, s.BACKUP_DIR, sep='\\n')"
+    )
+    run = _settings_run(show, DATABASE_URL=f"sqlite:///{tmp_path}/club/db.sqlite3")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == [
+        str(tmp_path / "club"),
+        str(tmp_path / "club" / "secret_key"),
+        str(tmp_path / "club" / "backups"),
+    ]
+    run = _settings_run("import django; django.setup()", BACKUP_KEEP="0")
+    assert run.returncode != 0
+    assert "BACKUP_KEEP must be at least 1" in run.stderr
