@@ -118,7 +118,12 @@ def backups_list(directory: Path | None = None) -> list[Backup]:
     if not directory.is_dir():
         return []
     found = [_backup_at(path) for path in directory.iterdir() if NAME.match(path.name)]
-    return sorted((b for b in found if b is not None), key=lambda b: b.name, reverse=True)
+    return sorted((b for b in found if b is not None), key=_taken_order, reverse=True)
+
+
+def _taken_order(backup: Backup) -> tuple[datetime, int]:
+    """When it was taken, then its counter within that second (none: the first)."""
+    return backup.taken_at, int(NAME.match(backup.name)[2] or 1)
 
 
 def _backup_at(path: Path) -> Backup | None:

@@ -218,7 +218,7 @@ def test_two_backups_in_one_second_are_both_kept(data, source):
     first = backup_take("manual", source=source, now=now)
     second = backup_take("manual", source=source, now=now)
     assert first.path != second.path
-    assert len(backups_list()) == 2
+    assert backups_list() == [second, first]  # newest first
 
 
 def test_a_timed_backup_is_skipped_when_nothing_changed(data, source):
