@@ -148,6 +148,32 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- Data folder and backups (branch "backups"; DATA_DIR and SECRET_KEY_FILE as the
+# "clubserver" branch defines them: the lead keeps one copy when merging) ---
+_sqlite_file = (
+    str(DATABASES["default"]["NAME"])
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    else ""
+)
+DATA_DIR = Path(
+    os.environ.get("DATA_DIR")
+    or (
+        Path(_sqlite_file).resolve().parent
+        if _sqlite_file and _sqlite_file != ":memory:" and "mode=memory" not in _sqlite_file
+        else BASE_DIR
+    )
+)
+SECRET_KEY_FILE = Path(os.environ.get("SECRET_KEY_FILE") or DATA_DIR / "secret_key")
+# SQLite backups (tournaments/backups.py, docs/operations/backups.md): taken into
+# BACKUP_DIR every BACKUP_INTERVAL_SECONDS while the server runs (0: only on a round
+# opened, a stage closed, or asked for), the newest BACKUP_KEEP of each of these kinds kept.
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR") or DATA_DIR / "backups")
+BACKUP_INTERVAL_SECONDS = env_int("BACKUP_INTERVAL_SECONDS", 300)
+BACKUP_KEEP = env_int("BACKUP_KEEP", 48)
+if BACKUP_KEEP < 1:
+    raise ImproperlyConfigured("BACKUP_KEEP must be at least 1: the newest backup is kept.")
+# --- end of the backups block ---
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

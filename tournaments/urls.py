@@ -7,6 +7,7 @@ number (`player_number`). The pages of rounds, tables and standings are the game
 from django.urls import path
 
 from .views import (  # importing them registers the "num" converter
+    backups,
     calendar,
     checkin,
     clubs,
@@ -56,6 +57,9 @@ urlpatterns = [
         calendar.season_calendar,
         name="season-calendar",
     ),
+    path("backups/", backups.site_backups, name="site-backups"),
+    path("backups/<str:name>.zip", backups.backup_download, name="backup-download"),
+    path(T + "backups/", backups.tournament_backups, name="tournament-backups"),
     path(T + "webhooks/", webhooks.webhooks, name="tournament-webhooks"),
     path(T + "webhooks/<num:pk>/delete/", webhooks.webhook_delete, name="webhook-delete"),
     path(T + "divisions/", divisions.divisions, name="tournament-divisions"),

@@ -62,6 +62,7 @@ from scoring.seating.words import (
     table_sizes_sentence,
     uneven_games,
 )
+from tournaments.backups import backup_after_commit
 from tournaments.lifecycle import require_open
 from tournaments.models import (
     Member,
@@ -468,6 +469,9 @@ def round_open(
         event=Webhook.Event.ROUND_OPENED,
         payload=lambda: opened_payload(round_),
     )
+    # A copy of the database as the round starts (SQLite only; after the commit, off
+    # the request): a laptop lost mid-round loses at most this round's entries.
+    backup_after_commit("round")
     return round_
 
 

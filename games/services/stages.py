@@ -69,6 +69,7 @@ from scoring.stages import (
     race_order,
 )
 from scoring.standings import StandingRow, rerank
+from tournaments.backups import backup_after_commit
 from tournaments.events import pages_changed
 from tournaments.lifecycle import require_open
 from tournaments.models import Player, Round, Stage, StageEntry, Tournament
@@ -262,6 +263,7 @@ def stage_close(*, stage: Stage, by: User, expected_entrants: object) -> CutPrev
         stage.status = Stage.Status.CLOSED
         stamp_history_user(stage, by).save(update_fields=["status"])
         transaction.on_commit(lambda: pages_changed(tournament.slug))
+        backup_after_commit("stage")  # the cut as committed (SQLite only, off the request)
         return preview
 
 
