@@ -72,7 +72,7 @@ format: $(STAMP)
 # from the code and templates, then compile the .mo files the site reads (both are
 # committed; needs GNU gettext: apt-get install gettext).
 MESSAGES := -l nl -l de -l pl -l he --no-obsolete --add-location=file \
-	-i .venv -i static -i staticfiles -i tests -i bench -i node_modules
+	-i .venv -i static -i staticfiles -i tests -i bench -i node_modules -i build -i docs
 messages: $(STAMP)
 	$(BIN)/python manage.py makemessages $(MESSAGES)
 	$(BIN)/python manage.py compilemessages --ignore .venv

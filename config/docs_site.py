@@ -56,6 +56,8 @@ def docs_page(request: HttpRequest, path: str = "") -> HttpResponse:
     root = Path(settings.DOCS_ROOT)
     if not (root / "index.html").is_file():
         raise Http404("The documentation is not built: run `make docs`.")
+    if ".." in path.split("/") or "\\" in path:
+        raise Http404("No such page.")  # never a path out of the build
     if path and not path.endswith("/") and (root / path).is_dir():
         return HttpResponseRedirect(request.path + "/")
     if path == "" or path.endswith("/"):
