@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 
 PORT ?= 8000
 
-.PHONY: run lan test install lint format messages bench clean
+.PHONY: run lan test install lint format messages bench clean docs screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP) docs
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py local_admin
@@ -30,13 +30,14 @@ run: $(STAMP)
 	@echo "  site:     http://127.0.0.1:8000/"
 	@echo "  API:      http://127.0.0.1:8000/api/v1/"
 	@echo "  API docs: http://127.0.0.1:8000/api/v1/docs/"
+	@echo "  help:     http://127.0.0.1:8000/docs/"
 	@echo "  admin:    http://127.0.0.1:8000/admin/  (admin / admin, local only)"
 	@echo ""
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 # The club's Wi-Fi: binds 0.0.0.0, allows and prints the LAN address, and builds the
 # sheets' QR codes from it. No demo data and no admin/admin account here.
-lan: $(STAMP)
+lan: $(STAMP) docs
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python -m config.lan --port $(PORT)
 
@@ -50,6 +51,18 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy scoring
+	$(MKDOCS) build --strict --quiet
+
+# The documentation (docs/, mkdocs.yml) built into build/docs/, which the site serves at
+# /docs/ (config/docs_site.py). `make lint` builds it strictly: a broken link fails.
+MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs
+docs: $(STAMP)
+	$(MKDOCS) build --quiet
+
+# The screenshots of docs/first-tournament.md, taken again by the browser test that walks
+# the flow (tests/browser/test_docs_walkthrough.py); commit the PNGs it writes.
+screenshots: $(STAMP)
+	DOCS_SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_docs_walkthrough.py -q
 
 format: $(STAMP)
 	$(BIN)/ruff format .
@@ -59,10 +72,10 @@ format: $(STAMP)
 # from the code and templates, then compile the .mo files the site reads (both are
 # committed; needs GNU gettext: apt-get install gettext).
 MESSAGES := -l nl -l de -l pl -l he --no-obsolete --add-location=file \
-	-i .venv -i static -i staticfiles -i tests -i bench -i node_modules
+	-i .venv -i static -i staticfiles -i tests -i bench -i node_modules -i build -i docs
 messages: $(STAMP)
 	$(BIN)/python manage.py makemessages $(MESSAGES)
 	$(BIN)/python manage.py compilemessages --ignore .venv
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) db.sqlite3 staticfiles build .pytest_cache .ruff_cache .hypothesis

@@ -1,4 +1,4 @@
-"""Routes of the REST API, mounted at /api/v1/ (API.md)."""
+"""Routes of the REST API, mounted at /api/v1/ (docs/api/reference.md)."""
 
 from django.urls import path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView

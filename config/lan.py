@@ -12,7 +12,7 @@ Anyone on the Wi-Fi can reach the site, so it refuses to start while the local
 `admin`/`admin` account of `make run` still has that password, and offers to create an
 organiser account when there is none. It runs with DEBUG on, like `make run` (Django's
 server serves the static files); a club that serves the internet uses the production
-set-up instead (README, Production).
+set-up instead (docs/operations/production.md).
 
 Terms:
 * LAN address — the IPv4 address the laptop would use to reach the internet: the

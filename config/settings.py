@@ -206,6 +206,10 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+
+# The documentation site served at /docs/ (config/docs_site.py): the folder `make docs`
+# builds docs/ into with MkDocs (mkdocs.yml's site_dir).
+DOCS_ROOT = Path(os.environ.get("DOCS_ROOT", BASE_DIR / "build" / "docs"))
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -7,8 +7,9 @@ pages (templates/404.html and the like) everywhere else.
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
 
+from config.docs_site import docs_page
 from config.health import health
 from config.language import language_set
 from config.webapp import favicon, manifest
@@ -61,6 +62,8 @@ urlpatterns = [
     # The language switcher in every page's header: sets the language cookie, goes back.
     path("language/<str:code>/", language_set, name="language-set"),
     path("api/v1/", include("config.api_urls")),
+    # The documentation, built from docs/ by `make docs` (config/docs_site.py).
+    re_path(r"^docs/(?P<path>.*)$", docs_page, name="docs"),
     # The web pages (templates/): sign-in, then each app's pages.
     path("accounts/", include(account_urls)),
     path("", include("tournaments.urls")),

@@ -291,8 +291,8 @@ class Penalty(models.Model):
         return f"{self.get_kind_display()} — {self.player}"
 
 
-# The most extensions one player can take in one game (RULES.md is silent; clubs that
-# allow extensions allow one to three).
+# The most extensions one player can take in one game (the rules are silent,
+# docs/rules/penalties.md#time-extensions; clubs that allow extensions allow one to three).
 MAX_EXTENSIONS = 10
 
 

@@ -6,7 +6,7 @@ or penalty of a private tournament does not exist for someone without a role in 
 
 Terms:
 * score after sanctions (`net_score`) — a rack's game score minus the unvoided sanction
-  points recorded against that player in that game (RULES.md §6). `racks_scored` is its
+  points recorded against that player in that game (docs/rules/penalties.md). `racks_scored` is its
   one definition for the pages and exports; the standings SQL
   (`games.services.standings`) sums the same thing, and a test holds the two together.
 * shown metrics — the tournament's ranking metrics in ranking order, then the usual
@@ -188,8 +188,9 @@ def confirmed_racks(tournament: Tournament) -> QuerySet[RackEntry]:
 
 
 # Up to this many players the standings come whole (the page, its fragment and the API,
-# as API.md shows them); a larger field is shown a page of STANDINGS_PAGE_SIZE rows at a
-# time, so a phone polling a 15,000-player event gets a few KB, not megabytes.
+# as docs/api/reference.md shows them); a larger field is shown a page of
+# STANDINGS_PAGE_SIZE rows at a time, so a phone polling a 15,000-player event gets a few
+# KB, not megabytes.
 STANDINGS_WHOLE_UP_TO = 200
 STANDINGS_PAGE_SIZE = 100
 # `?withdrawn=hide`: the standings without the withdrawn players (the pages, their polled

@@ -1,6 +1,6 @@
 """One game: check the racks entered at its end, and score it.
 
-Terms (RULES.md §2 to §4):
+Terms (docs/rules/tiles-and-games.md and docs/rules/scoring.md):
 
 * **end** — how the game ended: ``rummikub`` (a player emptied the rack) or
   ``pool_exhausted`` (the pool ran out and nobody could play).
@@ -16,13 +16,14 @@ Terms (RULES.md §2 to §4):
   the winner's rack when the rules say so, and the loss cap); 0 for a winner.
 * **score** — the player's game score: plus what is credited to them, minus their charge,
   plus bonuses, minus sanction points recorded by a referee.
-* **zero-sum** — the scores add up to 0; RULES.md §4 says exactly when this must hold,
+* **zero-sum** — the scores add up to 0; docs/rules/scoring.md says exactly when this must hold,
   and ``score_game`` checks it every time it must.
 * **label** — how a message names a player: the rack's ``name`` as the caller gives it
   (a page passes "Ada (seat 2)"), else "player <id>". The engine never invents names; it
   uses the ones it receives, so every message a person reads names a person.
 
-Decisions where RULES.md is silent (each is also commented where it is made):
+Decisions where the rules are silent (docs/rules/decisions.md; each is also commented
+where it is made):
 
 * When the pool ran out, the rack value decides who won, never a no-meld charge; a
   winner may carry a no-meld flag then, and it costs them nothing.
@@ -31,16 +32,16 @@ Decisions where RULES.md is silent (each is also commented where it is made):
 * The runner-up bonus goes to every loser tied on the lowest charge (in a game of two,
   the one loser); when all players tie as winners there is no runner-up.
 * **The blank rack implies the winner of a Rummikub end**: when no winner is given and
-  exactly one rack is empty, that player is the winner (the winner's rack is empty, RULES.md
-  §2). A given winner still needs an empty rack. With no winner and no blank rack, or with
-  several blank racks, the winner must be chosen.
+  exactly one rack is empty, that player is the winner (the winner's rack is empty,
+  docs/rules/tiles-and-games.md). A given winner still needs an empty rack. With no winner
+  and no blank rack, or with several blank racks, the winner must be chosen.
 * All problems at once: when some racks cannot even be read, the racks that can are still
   checked against the end and the winner and for availability (``check_readable``), so a
   person fixes every mistake in one go; only the lowest rack when the pool ran out waits
   until every rack can be read.
 
-Forfeits (a withdrawn player's seat, ``score_forfeit``; RULES.md is silent, so all of this
-is a **Decision**, also in the README's "Late entries, withdrawals, substitutes"):
+Forfeits (a withdrawn player's seat, ``score_forfeit``; the rules are silent, so all of this
+is a **Decision**, in docs/rules/decisions.md#forfeits):
 
 * **forfeit charge** — what an absent seat pays: the rules' ``no_meld_charge`` when they
   have one (an absent player never laid down a meld, and these rules say what that costs),
@@ -164,8 +165,9 @@ class _Rack:
 
 
 def check_rack(index: int, rack: RackIn, rules: RuleSet) -> None:
-    """One rack's own checks (RULES.md §1 to §3), exactly as `score_game` makes them: for
-    a caller that reports this rack's problems while other racks could not even be read."""
+    """One rack's own checks (docs/rules/tiles-and-games.md and docs/rules/scoring.md),
+    exactly as `score_game` makes them: for a caller that reports this rack's problems while
+    other racks could not even be read."""
     _read_rack(index, rack, rules)
 
 
@@ -185,7 +187,7 @@ def check_readable(
 
 
 def score_game(game: GameIn, rules: RuleSet) -> GameOut:
-    """Validate the game, then score it by RULES.md §3 and §4."""
+    """Validate the game, then score it by docs/rules/scoring.md."""
     racks, winners = _validated(game, rules)
     charges = _charges(game.end, racks, winners, rules)
     scores = _scores(racks, winners, charges, rules)
@@ -293,7 +295,7 @@ def _charges(
 def _scores(
     racks: list[_Rack], winners: tuple[int, ...], charges: Mapping[int, int], rules: RuleSet
 ) -> dict[int, int]:
-    """Game scores before sanctions: payments, then bonuses (RULES.md §4)."""
+    """Game scores before sanctions: payments, then bonuses (docs/rules/scoring.md)."""
     players = [rack.player for rack in racks]
     losers = [rack for rack in racks if rack.player not in winners]
     scores = dict.fromkeys(players, 0)
@@ -321,8 +323,9 @@ def _scores(
 def _charge(rack: _Rack, reference: int, rules: RuleSet) -> int:
     """What this rack pays as a loser.
 
-    The no-meld charge replaces the rack value (RULES.md §3). The loss cap limits what
-    the loser finally pays, so it comes after the difference to the winner's rack:
+    The no-meld charge replaces the rack value (docs/rules/scoring.md#rack-value). The loss
+    cap limits what the loser finally pays, so it comes after the difference to the winner's
+    rack:
     capping first would let a winner holding more than the cap collect nothing at all.
     """
     charge = rack.value
@@ -474,7 +477,8 @@ def _implied_winner(racks: list[_Rack]) -> tuple[int | None, list[RuleError]]:
 
 
 def _read_rack(index: int, entry: RackIn, rules: RuleSet) -> _Rack:
-    """One rack's own checks (RULES.md §1 to §3); the first problem is raised."""
+    """One rack's own checks (docs/rules/tiles-and-games.md and docs/rules/scoring.md); the
+    first problem is raised."""
     who = entry.label
     if entry.no_meld not in (None, *NO_MELD_KINDS):
         raise RuleError(
@@ -641,7 +645,8 @@ def _sanction_errors(
 
 
 def _supply_errors(entries: Sequence[RackIn | None], racks: list[_Rack]) -> list[RuleError]:
-    """Availability over the racks (RULES.md §1), racks entered by totals included."""
+    """Availability over the racks (docs/rules/tiles-and-games.md#availability), racks
+    entered by totals included."""
     try:
         check_availability([entry.tiles if entry else None for entry in entries])
     except RuleError as error:
@@ -730,7 +735,7 @@ def _rummikub_errors(winner: int | None, racks: list[_Rack]) -> list[RuleError]:
 
 
 def _exhausted_rack_errors(racks: list[_Rack], rules: RuleSet) -> list[RuleError]:
-    """What each rack says against a pool-exhausted end (RULES.md §2)."""
+    """What each rack says against a pool-exhausted end (docs/rules/tiles-and-games.md)."""
     errors = [
         RuleError(
             rack.where,
@@ -759,7 +764,7 @@ def _exhausted_rack_errors(racks: list[_Rack], rules: RuleSet) -> list[RuleError
 def _exhausted_winners(
     given: int | None, racks: list[_Rack], rules: RuleSet
 ) -> tuple[tuple[int, ...], list[RuleError]]:
-    """The lowest racks when the pool ran out (RULES.md §2), and errors if any.
+    """The lowest racks when the pool ran out (docs/rules/tiles-and-games.md), and errors if any.
 
     The rack value decides, never a no-meld charge: the charge is what a loser pays,
     the rack is what the player holds, and "lowest rack" is about what they hold.
@@ -768,7 +773,7 @@ def _exhausted_winners(
     by_tiles = rules.exhausted_winner == "fewest_tiles"
 
     def rank(rack: _Rack) -> tuple[int, ...]:
-        # Decision (RULES.md §2): fewest tiles, a tie broken by lower points.
+        # Decision (docs/rules/tiles-and-games.md): fewest tiles, a tie broken by lower points.
         return (rack.tile_count or 0, rack.value) if by_tiles else (rack.value,)
 
     lowest = min(rank(rack) for rack in racks)

@@ -1,4 +1,4 @@
-"""Placement points: points by finishing place at a table, in every game (issue 12, the
+"""Placement points: points by finishing place at a table, in every game (the
 German city championships' 4/3/1/0). Pure Python, no Django.
 
 Terms
@@ -24,8 +24,8 @@ first places
     of place 1. (A game without a winner — hand-made lines only, the results service
     always records one — orders everyone by score and gives no first place.)
 
-Decisions where RULES.md is silent
-----------------------------------
+Decisions where the rules are silent (docs/rules/decisions.md)
+--------------------------------------------------------------
 * The winner finishes first whatever the score says. A winner's game score is normally the
   highest at the table, but not always: a large ``runner_up_bonus`` or a referee's sanction
   can lift a loser's score above it. The game was won all the same, so the winner(s)

@@ -1,4 +1,4 @@
-"""Qualification slots with pass-down (issue 12, the Polish qualifiers): a tournament's
+"""Qualification slots with pass-down (the Polish qualifiers): a tournament's
 top ``N`` qualify for a named event, and a player who has qualified already passes the
 slot down to the next one. Pure Python, no Django.
 
@@ -17,8 +17,8 @@ line
     The last slot. Players sharing the rank that straddles it (equal on every metric of
     the ranking) are a *tie at the line*.
 
-Decisions where RULES.md and the issue are silent
--------------------------------------------------
+Decisions where the rules are silent (docs/rules/decisions.md)
+--------------------------------------------------------------
 * A tie at the line is decided by each tied player's fixed lot, highest first — the same
   draw as the standings' ``lot`` metric (a player's own lot when carried over from an
   event file), so it is reproducible and the same on every reading — and it is stated,

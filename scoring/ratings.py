@@ -1,4 +1,4 @@
-"""Ratings across tournaments: a multiplayer skill rating per member (issue 15). Pure Python;
+"""Ratings across tournaments: a multiplayer skill rating per member. Pure Python;
 the arithmetic is the ``openskill`` package's.
 
 Terms

@@ -1,6 +1,6 @@
 """Rule sets: the options on which Rummikub rule texts disagree, and their presets.
 
-Terms (RULES.md §3, §4, §6, §8):
+Terms (docs/rules/scoring.md, docs/rules/penalties.md, docs/rules/presets.md):
 
 * **option** — one setting of a rule set, e.g. ``joker_penalty``. ``OPTIONS`` describes
   each: its kind, bounds or choices, whether null is allowed, and a help text for forms.
@@ -265,7 +265,7 @@ _ADDED_LATER: dict[str, Any] = {"placement_points": as_stored(DEFAULT_PLACEMENT_
 
 @dataclass(frozen=True)
 class RuleSet:
-    """A preset name and a value for every option (RULES.md §8)."""
+    """A preset name and a value for every option (docs/rules/presets.md)."""
 
     preset: str
     initial_meld: int
@@ -362,7 +362,7 @@ _DEFAULTS: dict[str, Any] = {
     "placement_points": as_stored(DEFAULT_PLACEMENT_POINTS),
 }
 
-# RULES.md §8, one row per preset: only what differs from the defaults.
+# docs/rules/presets.md, one row per preset: only what differs from the defaults.
 _PRESET_CHANGES: dict[str, dict[str, Any]] = {
     "standard": {},
     "pressman-1985": {"initial_meld": 50},

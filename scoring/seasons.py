@@ -1,4 +1,4 @@
-"""Season totals: a league's evenings or a grand prix, totalled by a declared rule (issue 15).
+"""Season totals: a league's evenings or a grand prix, totalled by a declared rule.
 Pure Python, no Django.
 
 Terms

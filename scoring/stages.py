@@ -1,5 +1,5 @@
 """Stages of a championship: the cut into the next stage, carry-over of scores, placement
-points at a table and the race-to-N final (issue 12). Pure Python, no Django.
+points at a table and the race-to-N final. Pure Python, no Django.
 
 Terms
 -----
@@ -25,8 +25,8 @@ race to N
     A final table that plays until one player has won ``N`` games (the Dutch "first to 4
     wins"), stopped at a games cap with a stated decider.
 
-Decisions where RULES.md is silent
-----------------------------------
+Decisions where the rules are silent (docs/rules/decisions.md)
+--------------------------------------------------------------
 * ``half`` carry-over halves and rounds toward zero: 7 -> 3, -7 -> -3, so the carried
   value is never more than half of the score in either direction, whatever its sign.
 * Placement points: see ``scoring.placement`` (finishing order, ties, the default tables).

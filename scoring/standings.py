@@ -1,4 +1,5 @@
-"""Standings: rank a tournament's players from their confirmed game results (RULES.md §7).
+"""Standings: rank a tournament's players from their confirmed game results
+(docs/rules/standings.md).
 
 Pure Python: no Django, no database. The Django side sums the confirmed results of each
 series in one SQL query, turns the rows into ``SeriesLine`` values and calls
@@ -79,8 +80,8 @@ missed games
       series metrics stay what was really played, and opponents' ``opponents_score`` uses
       the opponent's played score only (a fill-in is not a result anyone met).
 
-Decisions where RULES.md is silent
-----------------------------------
+Decisions where the rules are silent (docs/rules/decisions.md)
+--------------------------------------------------------------
 * ``best_game`` is 0 for a player without a confirmed game, consistent with ``score``,
   which is also 0 then. Such a player therefore ranks above one whose best game was
   negative, exactly as they do on ``score``.
@@ -189,7 +190,8 @@ class StandingRow:
     metrics: dict[str, float]  # whole numbers except the per-game metrics
 
 
-# In the order of RULES.md §7's table; the order is also the column order of a row's metrics.
+# In the order of the metrics table of docs/rules/standings.md; the order is also the column
+# order of a row's metrics.
 METRICS: dict[str, Metric] = {
     m.key: m
     for m in (

@@ -1,6 +1,6 @@
 """Tiles, the notation for writing them down, and what one game's tiles can be.
 
-Terms (RULES.md §1):
+Terms (docs/rules/tiles-and-games.md):
 
 * **tile** — a numbered tile (colour + number 1..13), a joker, or a numbered tile whose
   colour the scorekeeper did not note (a *bare number*).

@@ -18,7 +18,7 @@ from games.models import Game, Penalty, RackEntry, Result, Seat, Table
 from tests.factories import make_tournament, open_round
 from tournaments.models import Player, Round, StaffMember, Tournament
 
-# Who may write, per API.md, and what everybody else gets.
+# Who may write, per docs/api/index.md, and what everybody else gets.
 PERSONAS = ("anon", "mallory", "dave", "bob", "alice", "root")
 ORGANISER_ONLY = {"anon": 401, "mallory": 403, "dave": 403, "bob": 403}
 STAFF_ONLY = {"anon": 401, "mallory": 403, "dave": 403}

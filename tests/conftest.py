@@ -8,6 +8,9 @@ skip when the service is not configured, and fail instead when REQUIRE_SERVICES=
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -98,3 +101,18 @@ def mallory(django_user_model):
 @pytest.fixture
 def root(django_user_model):
     return django_user_model.objects.create_superuser("root", password="root-pass-123")
+
+
+@pytest.fixture(scope="session")
+def built_docs(tmp_path_factory):
+    """The help pages (docs/) built by MkDocs into a folder of this test run, as `make
+    docs` builds them into build/docs/ (strict: a warning fails the build here too)."""
+    site = tmp_path_factory.mktemp("docs-site")
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)],
+        cwd=root,
+        check=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    return site

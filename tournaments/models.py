@@ -208,8 +208,8 @@ class Tournament(models.Model):
         default=False, help_text=_("Its confirmed games update the club members' ratings.")
     )
     results_version = models.PositiveIntegerField(default=0)
-    # How a late entry's missed rounds count (README "Late entries, withdrawals,
-    # substitutes"; scoring.standings "missed games").
+    # How a late entry's missed rounds count (docs/rules/decisions.md#late-entries;
+    # scoring.standings "missed games").
     missed_rounds = models.CharField(
         max_length=12, choices=MissedRounds.choices, default=MissedRounds.NOT_PLAYED
     )

@@ -1,4 +1,4 @@
-"""REST API for clubs (issue 15): a club with its rating list and seasons, a member's
+"""REST API for clubs: a club with its rating list and seasons, a member's
 events and rating history, a season's standings; and the club organisers' writes —
 register a member, declare a season, hold a tournament under the club, link a player
 to a member. The write services decide who may (`tournaments.services.clubs`).

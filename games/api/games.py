@@ -1,4 +1,4 @@
-"""REST API for games, result versions and penalties (API.md).
+"""REST API for games, result versions and penalties (docs/api/reference.md).
 
 Thin views over `games.services`: the input serializers read the request's shape, the
 services validate it against the rules and the seating (naming every wrong field), score
@@ -121,8 +121,8 @@ class RackInSerializer(StrictInput):
         allow_blank=True,
         trim_whitespace=False,
         max_length=MAX_RACK_TEXT,
-        help_text='The rack in tile notation (RULES.md §1), e.g. `R4 B10 J`; `""` is an '
-        "empty rack. Either `tiles` or `points`.",
+        help_text="The rack in tile notation (/docs/rules/tiles-and-games/#notation), e.g. "
+        '`R4 B10 J`; `""` is an empty rack. Either `tiles` or `points`.',
     )
     points = StrictIntegerField(
         required=False, allow_null=True, help_text="Rack value, when entered by totals."

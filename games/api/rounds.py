@@ -1,6 +1,6 @@
-"""REST API for rounds (API.md): list them, read one, open the next — each round with its
-tables, seats, games and seating quality — and cancel the last one before any result. The
-write services decide who may open or cancel one (organisers only)."""
+"""REST API for rounds (docs/api/reference.md): list them, read one, open the next — each
+round with its tables, seats, games and seating quality — and cancel the last one before
+any result. The write services decide who may open or cancel one (organisers only)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""REST API for stages (issue 12): list and add a tournament's stages, a stage's
+"""REST API for stages: list and add a tournament's stages, a stage's
 standings, and the cut that closes a stage (preview with `dry_run`, then commit).
 
 The services decide everything (`tournaments.services.stages`, `games.services.stages`);

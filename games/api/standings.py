@@ -1,4 +1,4 @@
-"""REST API for standings (API.md): the latest stored snapshot, as JSON or CSV.
+"""REST API for standings (docs/api/reference.md): the latest stored snapshot, as JSON or CSV.
 
 The snapshot is recomputed in the background after every change; the answer says which
 `results_version` it was computed from and whether it is `stale` (behind the tournament).

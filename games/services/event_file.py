@@ -18,7 +18,7 @@ Terms:
   stages were exported) reads as before: the format's version stays 1, since a reader
   of version 1 that knows no stages refuses a file that has some rather than losing them.
 
-Decisions where RULES.md is silent:
+Decisions where the rules are silent (docs/rules/decisions.md):
 * Accounts do not travel. The document names who entered, confirmed, recorded or voided
   something by username, for the record; an import stamps the importing user in every
   such place (the original names stay in the document the organiser keeps) and keeps

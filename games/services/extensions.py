@@ -2,8 +2,9 @@
 
 Terms:
 * extension — some clubs allow each player a few extensions of their turn time per game
-  (RULES.md is silent; the count is what is recorded, the extra time is the timer's:
-  one extension adds one more turn time to the running turn). The count is kept with the
+  (the rules are silent, docs/rules/penalties.md#time-extensions; the count is what is
+  recorded, the extra time is the timer's: one extension adds one more turn time to the
+  running turn). The count is kept with the
   game, for the arbiter's record; it does not change any score, so the standings are
   untouched (no `results_changed`).
 

@@ -481,7 +481,7 @@ def penalty_record(
     note: object = "",
     points: object = None,
 ) -> Penalty:
-    """Record a penalty (RULES.md §6): tiles drawn come from the tournament's rules; a
+    """Record a penalty (docs/rules/penalties.md): tiles drawn come from the tournament's rules; a
     sanction's points come off the player's score in this game."""
     game = lock_game(game)
     tournament = game.table.round.tournament

@@ -2,7 +2,7 @@
 games), swap two players' seats and cancel the last round before any result — each one
 transaction, refused first to anyone but the tournament's organisers.
 
-Terms (RULES.md §7, `scoring.seating`):
+Terms (docs/rules/standings.md, `scoring.seating`):
 * draw — who sits at which table in which seat: given by hand (`manual`) or drawn by the
   seating engine (`random`, `swiss`, `plan`), reproducibly from a stored `seed`.
 * history — the seatings of the earlier rounds, which the draw avoids repeating.

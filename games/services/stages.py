@@ -9,7 +9,7 @@ Terms (see `tournaments.models`: stage, cut, carried):
   and the next one becomes current (its first round seats its entrants only). Closing
   the last stage commits no cut.
 
-Rules decided here (RULES.md is silent):
+Rules decided here (the rules are silent; docs/rules/decisions.md):
 * The cut ranks active players only: a withdrawn player never goes on. A next stage
   limited to a division (`Stage.division`) cuts from that division's players only, by
   their places in the whole stage's standings (the lot and ties as for any cut).

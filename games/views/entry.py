@@ -471,7 +471,8 @@ def extension_record(
 @tournament_page("view")  # tile values only: a table link's phone may ask too
 def rack_value(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The value of the tiles typed so far, or what is wrong with them: face values plus
-    the tournament's joker penalty per joker (RULES.md §3), before anything is submitted.
+    the tournament's joker penalty per joker (docs/rules/scoring.md#rack-value), before
+    anything is submitted.
 
     htmx sends the input under its own form name (``g1-r2-tiles``); any parameter whose
     name ends in ``tiles`` is read.

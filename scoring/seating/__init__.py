@@ -3,7 +3,7 @@
 Pure Python — no Django, no ORM. Dataclasses and plain lists in, dataclasses out; the
 services store the result (``Round.method``, ``Round.quality``, ``Table``, ``Seat``).
 
-Terms (RULES.md §7):
+Terms (docs/rules/standings.md):
 
 * **player** — an integer id (the services pass ``Player.pk``).
 * **seat** — a place at a table. Seats are numbered from 1; a table is written as the

@@ -55,7 +55,7 @@ CLUB_LIGHT_WEIGHT = 1
 # Swiss: players fixed to two different tables never share one (far above any repeats).
 SWISS_FIXED_APART = 1_000_000
 
-# RULES §7: a table seats 2 to 4 players.
+# docs/rules/standings.md: a table seats 2 to 4 players.
 MIN_TABLE_SIZE = 2
 MAX_TABLE_SIZE = 4
 
@@ -132,7 +132,7 @@ def table_sizes(n_players: int, table_size: int = 4) -> list[int]:
 
     * tables of 4 with 2 or 5 players: [2] and [3, 2] (a table of 1 is never made);
     * tables of 2 with an odd number of players: one table of 3 (nobody sits out, and
-      RULES §7 allows tables of 2 to 4).
+      docs/rules/standings.md allows tables of 2 to 4).
     """
     if not MIN_TABLE_SIZE <= table_size <= MAX_TABLE_SIZE:
         raise SeatingError("table_size", _("must be 2 to 4, not {size}").format(size=table_size))

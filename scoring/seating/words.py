@@ -5,8 +5,9 @@ Pure Python — no Django, no ORM (terms: see ``scoring.seating``). Only the fig
 
 * ``table_sizes_sentence`` — "2 tables of 4 and 2 tables of 3; tables of 3 play 3 games."
   A table plays ``games_per_table`` games, or one per seated player when that is None
-  (RULES.md §7), so uneven tables are said out loud: their players play fewer games, which
-  ranking by the per-game metrics (``score_per_game``, ``won_per_game``) evens out.
+  (docs/rules/standings.md), so uneven tables are said out loud: their players play fewer
+  games, which ranking by the per-game metrics (``score_per_game``, ``won_per_game``)
+  evens out.
 * ``quality_sentences`` — one sentence per figure: repeat meetings, same-club pairs,
   starter balance and, for a Swiss draw, the rank spread.
 
@@ -32,7 +33,7 @@ PER_GAME_HINT = gettext_noop(
 
 
 def games_at(seats: int, games_per_table: int | None) -> int:
-    """How many games a table of `seats` plays (RULES.md §7)."""
+    """How many games a table of `seats` plays (docs/rules/standings.md)."""
     return games_per_table or seats
 
 

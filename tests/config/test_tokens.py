@@ -19,7 +19,7 @@ ME = "/api/v1/tournaments/"  # any request that needs credentials: creating a to
 def get_token(username: str, password: str) -> str:
     response = APIClient().post(TOKEN, {"username": username, "password": password})
     assert response.status_code == 200, response.content
-    assert set(response.json()) == {"token"}  # API.md's shape, unchanged
+    assert set(response.json()) == {"token"}  # docs/api/index.md's shape, unchanged
     return response.json()["token"]
 
 

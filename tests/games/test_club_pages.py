@@ -1,4 +1,4 @@
-"""Club pages and API (issue 15): the club's rating list, a member's events and rating
+"""Club pages and API: the club's rating list, a member's events and rating
 history, a season's standings (page, CSV, API), and the organisers' writes with bad input."""
 
 from __future__ import annotations

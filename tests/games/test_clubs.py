@@ -1,4 +1,4 @@
-"""Clubs, members, seasons and ratings across tournaments (issue 15): the services, the
+"""Clubs, members, seasons and ratings across tournaments: the services, the
 background follow-up of standings, and the ratings' full recompute equal to updates."""
 
 from __future__ import annotations

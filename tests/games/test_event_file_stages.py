@@ -1,4 +1,4 @@
-"""The event file with stages (issue 15 point 4, issue 12): a qualification cut into a
+"""The event file with stages: a qualification cut into a
 race final with half the score carried, and a side event for the players not cut, are
 exported with their settings, entry lists and round links, validate against the schema,
 and import into an empty site with the same overall and per-stage standings. A bad stage

@@ -1,4 +1,4 @@
-"""Issue 12, the finals: a race-to-N final (409 once decided, a correction reopens it, the
+"""The finals: a race-to-N final (409 once decided, a correction reopens it, the
 final standings by the race), a stage re-seated every game (one game per round), a side
 event for the players not cut (a round names its stage when two are open), and
 cancelling a stage's only round."""

@@ -1,4 +1,4 @@
-"""Opening a round in two steps (issue 11, point 1) and uneven tables said out loud
+"""Opening a round in two steps and uneven tables said out loud
 (point 9), at the service: `round_draw` previews and saves nothing, `round_open` commits
 exactly a previewed draw, and refuses over missing results unless told to open anyway."""
 

@@ -30,7 +30,7 @@ def game(alice, bob):
 
 @pytest.fixture
 def game3(alice, bob):
-    """A table of three, as in RULES.md §5 example 1."""
+    """A table of three, as in docs/rules/scoring.md example 1."""
     t = make_tournament(alice, players=3, scorekeepers=[bob])
     return open_round(t, alice).tables.get().games.get(number=1)
 

@@ -1,4 +1,4 @@
-"""Stages in a tournament (issue 12): definitions, the cut preview and commit, a stage
+"""Stages in a tournament: definitions, the cut preview and commit, a stage
 round seating only its entrants, per-stage standings with carried scores."""
 
 from __future__ import annotations

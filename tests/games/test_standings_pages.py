@@ -1,5 +1,6 @@
 """Standings of a large field come a page at a time — on the page, in the fragment every
-phone polls, and in the API — while a small field's come whole, as API.md shows them."""
+phone polls, and in the API — while a small field's come whole, as docs/api/reference.md
+shows them."""
 
 from __future__ import annotations
 

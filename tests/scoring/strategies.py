@@ -40,7 +40,7 @@ def _option_values(name: str) -> st.SearchStrategy[Any]:
 
 def rule_sets() -> st.SearchStrategy[RuleSet]:
     """Any valid rule set; half of them plain (no bonuses, no pays-each) so that the
-    zero-sum case of RULES.md §4 comes up often."""
+    zero-sum case of docs/rules/scoring.md comes up often."""
     options = {name: _option_values(name) for name in OPTIONS}
     plain = options | {
         "win_bonus": st.just(0),

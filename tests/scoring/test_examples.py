@@ -1,4 +1,4 @@
-"""The worked examples of RULES.md §5 (1-3) and §4, exactly as written there."""
+"""The worked examples of docs/rules/scoring.md#worked-examples, exactly as written there."""
 
 from __future__ import annotations
 

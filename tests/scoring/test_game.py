@@ -1,4 +1,4 @@
-"""Validation of one game (RULES.md §1-§2) and the shape of its result."""
+"""Validation of one game (docs/rules/tiles-and-games.md) and the shape of its result."""
 
 from __future__ import annotations
 

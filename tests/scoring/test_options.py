@@ -21,7 +21,7 @@ OUT = rummikub(1, tiles(1, ""), tiles(2, "R10"), tiles(3, "J 7"))
 RAN_OUT = exhausted(tiles(1, "R13"), tiles(2, "B1 B2"), tiles(3, "K5 K6 K7"))
 # W goes out; one loser could not meld (rack 10), one declined (rack 5).
 NO_MELD = rummikub(1, tiles(1, ""), tiles(2, "R10", "could_not"), tiles(3, "K5", "declined"))
-# The RULES.md §4 example: L charged 10, N (no meld) charged 39.
+# The docs/rules/scoring.md example: L charged 10, N (no meld) charged 39.
 SECTION_4 = rummikub(1, tiles(1, ""), tiles(2, "R10"), tiles(3, "K13 B13 O13", "could_not"))
 # Pool ran out with a 30-point winner and an 80-point loser.
 BIG_RACKS = exhausted(tiles(1, "K13 K12 R5"), tiles(2, "J K11 R13 B13 O13"))

@@ -29,7 +29,7 @@ from .helpers import rule_error
         ({1: 18, 2: -5, 3: -10, 4: -3}, {1}, {1: 1, 4: 2, 2: 3, 3: 4}, {1: 4, 4: 3, 2: 1, 3: 0}),
         # two losers tied for second share it (3 each), the last is fourth
         ({1: 20, 2: -5, 3: -5, 4: -10}, {1}, {1: 1, 2: 2, 3: 2, 4: 4}, {1: 4, 2: 3, 3: 3, 4: 0}),
-        # three tied winners of a pool-exhausted game (RULES.md §5 example 3): all first
+        # three tied winners of a pool-exhausted game (docs/rules/scoring.md example 3): all first
         ({1: 8, 2: 8, 3: 8, 4: -8}, {1, 2, 3}, {1: 1, 2: 1, 3: 1, 4: 4}, {1: 4, 2: 4, 3: 4, 4: 0}),
         # a sanctioned winner below a loser's score is still first
         ({1: -12, 2: -5, 3: -10, 4: -3}, {1}, {1: 1, 4: 2, 2: 3, 3: 4}, {1: 4, 4: 3, 2: 1, 3: 0}),

@@ -3,7 +3,7 @@
 The CLUB tournament is entered through the services, so the rows are what real use makes.
 Every loser's rack is a single 5 (charge 5) unless said otherwise, which keeps the scores easy
 to work out by hand: a rummikub gives the winner +15 and each loser -5; a pool-exhausted
-game whose winner holds "R1" makes each loser pay 5 - 1 = 4 (RULES.md §4, difference
+game whose winner holds "R1" makes each loser pay 5 - 1 = 4 (docs/rules/scoring.md, difference
 scoring), so the winner scores +12 and each loser -4.
 """
 

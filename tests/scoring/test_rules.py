@@ -1,4 +1,4 @@
-"""Rule sets, presets (RULES.md §8) and option validation."""
+"""Rule sets, presets (docs/rules/presets.md) and option validation."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from scoring.rules import (
 )
 from tests.scoring.helpers import rule_error
 
-# RULES.md §8, written out in full so that a change to a preset shows up here.
+# docs/rules/presets.md, written out in full so that a change to a preset shows up here.
 DEFAULTS: dict[str, Any] = {
     "timeout_draw": 1,
     "failed_manipulation_draw": 3,

@@ -1,4 +1,4 @@
-"""Tests of scoring.standings: the RULES.md §7 metrics, ranking and its validation.
+"""Tests of scoring.standings: the docs/rules/standings.md metrics, ranking and its validation.
 
 The hand-made tournaments below come with expected values worked out by hand in the
 comments; the property tests compare against a naive, per-player re-statement of §7.
@@ -566,7 +566,7 @@ def test_line_order_does_not_matter(tournament, rng: random.Random):
 
 
 def reference_metrics(players, lines, penalties, ranking, lot_seed):
-    """RULES.md §7 restated naively, one player at a time, scanning every line."""
+    """docs/rules/standings.md restated naively, one player at a time, scanning every line."""
     metrics: dict[int, dict[str, int]] = {}
     for p in players:
         mine = [line for line in lines if line.player == p]

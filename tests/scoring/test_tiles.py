@@ -1,4 +1,4 @@
-"""The tile notation (RULES.md §1) and what one game's tiles can be."""
+"""The tile notation (docs/rules/tiles-and-games.md) and what one game's tiles can be."""
 
 from __future__ import annotations
 

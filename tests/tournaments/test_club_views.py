@@ -1,4 +1,4 @@
-"""The club organisers' pages (issue 15): create a club, its members (add, edit with
+"""The club organisers' pages: create a club, its members (add, edit with
 history, import, export), organisers, seasons; a tournament held under a club and its
 players linked to members. Bad input shows beside the field and saves nothing; strangers
 get 403."""

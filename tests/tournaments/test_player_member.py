@@ -1,5 +1,5 @@
 """A player linked to a club member at registration and on the player's edit page
-(issue 15 point 1): the services refuse what the links page refuses (a member of
+the services refuse what the links page refuses (a member of
 another club, one already another player), naming `member`, and save nothing; the member
 page then lists the new event."""
 

@@ -44,8 +44,9 @@ def valid(serializer_class: type[serializers.Serializer], data: Any, **kwargs: A
 
 
 def _item_lists(detail: Any) -> Any:
-    """API.md's shape for errors in list items, `{"racks": [{}, {"tiles": [...]}]}`: DRF
-    (3.16+) reports them as `{"racks": {1: {...}}}`, keyed by index."""
+    """The error shape for list items (docs/api/index.md#conventions), `{"racks": [{},
+    {"tiles": [...]}]}`: DRF (3.16+) reports them as `{"racks": {1: {...}}}`, keyed by
+    index."""
     if isinstance(detail, dict):
         if detail and all(isinstance(key, int) for key in detail):
             return [_item_lists(detail.get(index, {})) for index in range(max(detail) + 1)]

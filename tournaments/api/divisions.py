@@ -1,4 +1,4 @@
-"""REST API for a tournament's divisions (issue 12): list and read them (anyone who may
+"""REST API for a tournament's divisions: list and read them (anyone who may
 see the tournament), add, change and delete them (organisers; the services decide).
 
 A division's players are set on the players (`PATCH players/{id}/` with `divisions`, a

@@ -1,5 +1,6 @@
-"""REST API for a tournament's players (API.md): list, register, read, change, delete one
-never seated, and import a CSV. The write services decide who may (organisers only).
+"""REST API for a tournament's players (docs/api/reference.md): list, register, read,
+change, delete one never seated, and import a CSV. The write services decide who may
+(organisers only).
 
 A name already registered in the tournament is allowed (two players may share one) but
 often a double entry: registering or renaming to it answers as usual, with a response

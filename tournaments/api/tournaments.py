@@ -1,6 +1,6 @@
-"""REST API for tournaments and their staff (API.md): the staff list, roles changed and
-staff removed (`staff/{id}/`), accounts created (`staff/accounts/`) and invitation links
-(`staff/invitations/`), all for organisers only.
+"""REST API for tournaments and their staff (docs/api/reference.md): the staff list, roles
+changed and staff removed (`staff/{id}/`), accounts created (`staff/accounts/`) and
+invitation links (`staff/invitations/`), all for organisers only.
 
 Thin views: an input serializer reads the request's shape, one service call does the
 work (the permission check and all the domain validation), an output serializer writes
@@ -76,7 +76,7 @@ def _option_schema(name: str) -> dict[str, Any]:
 
 RULES_OVERRIDES_SCHEMA = {
     "type": "object",
-    "description": "Single options that override the preset's (RULES.md §8). An unknown "
+    "description": "Single options that override the preset's (/docs/rules/presets/). An unknown "
     "option or a value out of bounds is a 400 naming `rules.<option>`.",
     "properties": {name: _option_schema(name) for name in OPTIONS},
     "additionalProperties": False,

@@ -6,7 +6,7 @@ Terms (see `tournaments.models`: division):
   final standings page shows each beside that place's players. An empty label leaves a
   place without a prize.
 
-Rules decided here (RULES.md is silent):
+Rules decided here (the rules are silent; docs/rules/decisions.md):
 * A division's name is unique in its tournament whatever its case; its slug (the name in
   addresses, `?division=juniors`) is made from the name when not given, and is unique too.
 * A player is only ever in divisions of their own tournament: a division named by slug is

@@ -22,7 +22,7 @@ Terms:
   `GENERATED_PASSWORD_LENGTH` unambiguous characters is made up, returned once (the page
   shows it once) and never stored in clear.
 
-Staff may change while a tournament is finished (README), so nothing here asks
+Staff may change while a tournament is finished (docs/guide/index.md), so nothing here asks
 `require_open`. Account creation says when a username is taken: that is what the form is
 for, unlike `staff_add`, which must not tell whether an account exists.
 """

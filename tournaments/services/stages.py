@@ -4,7 +4,7 @@ Terms (see `tournaments.models` for stage, cut, carried): a stage is *defined* h
 *closed* (its cut committed into the next stage's entry list) by
 `games.services.stages.stage_close`, which needs the standings.
 
-Rules decided here (RULES.md is silent):
+Rules decided here (the rules are silent; docs/rules/decisions.md):
 * Stages are numbered 1, 2, ... in the order they are added; stage 1 has no cut (every
   player enters it), every later stage has exactly one cut rule: `cut_top` (the top N of
   the previous stage) or `cut_min_score` (everyone at or above that score).

@@ -1,4 +1,4 @@
-"""The clubs API (issue 15): reads of a club, a member and a season's standings; the club
+"""The clubs API: reads of a club, a member and a season's standings; the club
 organisers' writes with bad input (400 naming the field, nothing saved) and refusals."""
 
 from __future__ import annotations

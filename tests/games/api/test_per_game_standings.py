@@ -1,4 +1,4 @@
-"""Ranking by per-game averages (issue 11, point 9): seven players sit at a table of 4
+"""Ranking by per-game averages: seven players sit at a table of 4
 (4 games) and a table of 3 (3 games); `won_per_game` and `score_per_game` rank them by
 games won and score per game played, in the API (2 decimal places), on the page and in
 the CSV."""

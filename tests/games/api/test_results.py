@@ -27,7 +27,7 @@ def results_url(game: Game) -> str:
 
 
 def api_example(game: Game, based_on: int = 0) -> dict:
-    """API.md's example entry, for this game's four seated players."""
+    """The example entry of docs/api/reference.md, for this game's four seated players."""
     p1, p2, p3, p4 = seated(game)
     return {
         "based_on": based_on,
@@ -184,7 +184,7 @@ def _other_table_player(game: Game) -> int:
 
 
 BAD_ENTRIES = {
-    # id: (change the API.md example, the field the 400 names)
+    # id: (change the docs/api/reference.md example, the field the 400 names)
     "unknown player": (lambda e, g: e["racks"][1].update(player=999999), "racks"),
     "a player twice": (lambda e, g: e["racks"][1].update(player=e["racks"][2]["player"]),
                        "racks"),

@@ -1,6 +1,6 @@
 """Who entered, confirmed or recorded something is a username only the tournament's staff
-read: everyone else gets `null` in the same place (the shape of API.md stays), and the
-public pages never show a staff username."""
+read: everyone else gets `null` in the same place (the shape of docs/api/reference.md
+stays), and the public pages never show a staff username."""
 
 from __future__ import annotations
 

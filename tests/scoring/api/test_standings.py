@@ -27,7 +27,7 @@ def test_without_a_snapshot_the_standings_are_computed_now(client_for, game, bob
     assert response.status_code == 200
     body = response.json()
     tournament.refresh_from_db()
-    # API.md's fields, and the paging of a large field (one page here).
+    # docs/api/reference.md's fields, and the paging of a large field (one page here).
     assert set(body) == {"results_version", "computed_version", "stale", "computed_at",
                          "ranking", "rows", "count", "page", "pages"}  # fmt: skip
     assert (body["page"], body["pages"]) == (1, 1)
@@ -37,7 +37,7 @@ def test_without_a_snapshot_the_standings_are_computed_now(client_for, game, bob
     assert body["ranking"] == ["games_won", "score"]
     assert len(body["rows"]) == 8
     top = body["rows"][0]
-    # API.md's row, and `qualified` (false: this tournament declares no slots)
+    # docs/api/reference.md's row, and `qualified` (false: this tournament declares no slots)
     assert set(top) == {"rank", "player", "metrics", "qualified"}
     assert top["qualified"] is False
     winner = tournament.players.get(pk=seated(game)[0])

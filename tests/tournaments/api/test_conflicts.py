@@ -1,4 +1,4 @@
-"""Answers for requests that the current state blocks (API.md: never a 500): deleting a
+"""Answers for requests that the current state blocks (docs/api/index.md: never a 500): deleting a
 tournament with a seated round, a delete that protected rows block, a transaction the
 database gave up because of a simultaneous one, a round opened twice."""
 

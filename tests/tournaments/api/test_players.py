@@ -15,9 +15,9 @@ pytestmark = pytest.mark.django_db
 PLAYERS = "/api/v1/tournaments/club-open/players/"
 PLAYER_KEYS = {
     *("id", "number", "name", "club", "rating", "status", "fixed_table", "joined_round"),
-    *("member", "member_name"),  # additions of issue 15: API.md's shape holds
-    "already_qualified",  # an addition (issue 12): passes a qualification slot down
-    "divisions",  # an addition (issue 12): the slugs of the player's divisions
+    *("member", "member_name"),  # additions: docs/api/reference.md's shape holds
+    "already_qualified",  # an addition: passes a qualification slot down
+    "divisions",  # an addition: the slugs of the player's divisions
 }
 
 
@@ -231,7 +231,7 @@ def test_the_api_says_which_delimiter_it_read_in_a_header(client_for, tournament
     assert response.status_code == 201, response.json()
     assert response["X-CSV-Delimiter"] == "tab"
     body = response.json()
-    assert isinstance(body, list)  # API.md: the body is the list of players
+    assert isinstance(body, list)  # docs/api/reference.md: the body is the list of players
     assert [(p["name"], p["club"]) for p in body] == [("Zoe", "Haifa")]
 
 
@@ -314,7 +314,7 @@ def test_import_links_players_by_membership_code(client_for, tournament, alice):
     assert Player.objects.get(name="Ada").member == ada
 
 
-# --- the member link (issue 15) ----------------------------------------------------------
+# --- the member link ----------------------------------------------------------------------
 
 
 @pytest.fixture

@@ -165,7 +165,7 @@ def test_staff_add(client_for, tournament, carol):
     )
     assert response.status_code == 201
     member = tournament.staff.get(user=carol)
-    # API.md's shape, plus the row's id (for `staff/{id}/`).
+    # docs/api/reference.md's shape, plus the row's id (for `staff/{id}/`).
     assert response.json() == {"id": member.pk, "username": "carol", "role": "scorekeeper"}
     assert member.role == "scorekeeper"
 
