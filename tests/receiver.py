@@ -2,7 +2,7 @@
 thread.
 
 * `Receiver` answers each POST with the next of its scripted status codes (the last one
-  from then on) and keeps what it got, with whether the signature passed the receiver's
+  from then on), with the extra headers it was given, and keeps what it got, with whether the signature passed the receiver's
   check (`verify_signature`: the HMAC of "<t>.<body>" with its secret, `t` within the
   tolerance).
 * `Hanging` accepts connections and never answers a whole status line: it reads the
@@ -36,8 +36,15 @@ class Received:
 
 
 class Receiver:
-    def __init__(self, secret: str, codes: list[int], path: str = "/hook") -> None:
+    def __init__(
+        self,
+        secret: str,
+        codes: list[int],
+        path: str = "/hook",
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.secret = secret
+        self.headers = dict(headers or {})
         self.codes = list(codes)
         self.received: list[Received] = []
         self.lock = threading.Lock()
@@ -57,6 +64,8 @@ class Receiver:
                     )
                     code = owner.codes.pop(0) if len(owner.codes) > 1 else owner.codes[0]
                 self.send_response(code)
+                for name, value in owner.headers.items():
+                    self.send_header(name, value)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 

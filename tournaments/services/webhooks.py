@@ -345,13 +345,12 @@ def _address_permitted(address: IPAddress, allow_private: bool) -> bool:
         address.is_unspecified
         or address.is_multicast
         or address.is_link_local
-        or address.is_reserved
         or any(address in network for network in ALWAYS_REFUSED)
     ):
         return False
     if allow_private and any(address in network for network in PRIVATE_NETWORKS):
-        return True
-    return address.is_global
+        return True  # before `is_reserved`: Python counts ::1 among the reserved ::/8
+    return address.is_global and not address.is_reserved
 
 
 def _embedded_ipv4(address: IPAddress) -> IPAddress:
