@@ -2,9 +2,9 @@
 thread.
 
 * `Receiver` answers each POST with the next of its scripted status codes (the last one
-  from then on), with the extra headers it was given, and keeps what it got, with whether the signature passed the receiver's
-  check (`verify_signature`: the HMAC of "<t>.<body>" with its secret, `t` within the
-  tolerance).
+  from then on), with the extra headers it was given, and keeps what it got, with
+  whether the signature passed the receiver's check (`verify_signature`: the HMAC of
+  "<t>.<body>" with its secret, `t` within the tolerance).
 * `Hanging` accepts connections and never answers a whole status line: it reads the
   request, then drips one byte of an answer every `drip` seconds (or nothing at all,
   `drip=None`) until the client gives up; it counts the connections it accepted.

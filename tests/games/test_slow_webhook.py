@@ -146,9 +146,7 @@ def test_the_thread_retries_a_refused_delivery_with_the_backoff(alice, bob, thre
         started = time.monotonic()
         open_round(tournament, alice)
         assert time.monotonic() - started < 2  # the round opens without waiting
-        delivered = wait_for(
-            lambda: WebhookDelivery.objects.filter(status="delivered").first(), 10
-        )
+        delivered = wait_for(lambda: WebhookDelivery.objects.filter(status="delivered").first(), 10)
     finally:
         jobs.shutdown(timeout=5)
         flaky.stop()

@@ -96,7 +96,7 @@ class DeliveryOut(serializers.ModelSerializer):
             },
             "sent_signature": {
                 "help_text": "The exact `X-Rummitab-Signature` header the last attempt sent: "
-                "`t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<body>\">`."
+                '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`.'
             },
         }
 

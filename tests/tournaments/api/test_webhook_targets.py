@@ -14,8 +14,7 @@ import socket
 
 import pytest
 
-from tests.api import _api_settings, client_for, dave, people  # noqa: F401
-from tests.factories import make_tournament, open_round
+from tests.factories import open_round
 from tests.receiver import Receiver
 from tournaments.models import Webhook, WebhookDelivery
 from tournaments.services import webhooks as service
@@ -92,11 +91,6 @@ PUBLIC = [
     "http://[::ffff:93.184.215.14]/hook",
     "https://hooks.example.org/rummitab",
 ]
-
-
-@pytest.fixture
-def tournament(alice, bob):
-    return make_tournament(alice, players=4, scorekeepers=[bob])
 
 
 def base(tournament) -> str:
