@@ -741,7 +741,7 @@ class WebhookDelivery(models.Model):
     `last_status_code` and `last_error` are the last attempt's answer (a code of 2xx
     delivers; anything else, or no answer, is tried again until the attempts run out).
     `sent_body` and `sent_signature` are what the last attempt sent: the JSON body and
-    the exact `X-Rummitab-Signature` header value (blank until something was sent), so
+    the exact `X-Rummitab-Signature` header value (blank when it sent nothing), so
     a receiver's check can be tested against them."""
 
     class Status(models.TextChoices):

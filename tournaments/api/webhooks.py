@@ -91,8 +91,8 @@ class DeliveryOut(serializers.ModelSerializer):
         ]
         extra_kwargs = {
             "sent_body": {
-                "help_text": "The JSON body the last attempt POSTed, byte for byte (blank "
-                "until something was sent)."
+                "help_text": "The JSON body the last attempt POSTed, byte for byte (blank when "
+                "it sent nothing: a target refused, a host not found)."
             },
             "sent_signature": {
                 "help_text": "The exact `X-Rummitab-Signature` header the last attempt sent: "

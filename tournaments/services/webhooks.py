@@ -30,9 +30,10 @@ Terms:
   others, nor the refused ports. A host that cannot be found at registration is accepted
   (a club may set up while offline); the delivery checks again.
 * attempt — one POST to the address just checked (no second lookup: a rebinding DNS
-  cannot swap it), within `WEBHOOK_TIMEOUT` seconds (default 5) in all, from the lookup
-  to the answer's status line (a receiver that drips its answer is cut off; the body of
-  the answer is not read). Redirects are not followed (a 3xx is an answer that is not
+  cannot swap it), within `WEBHOOK_TIMEOUT` seconds (default 5) in all, from the
+  connection to the answer's status line (a receiver that drips its answer is cut off;
+  the body of the answer is not read; the lookup before it is bounded by the system
+  resolver's own timeout). Redirects are not followed (a 3xx is an answer that is not
   2xx) and no proxy from the environment is used. A 2xx answer delivers; anything else
   is tried again with growing delays (`retry_delay`), up to `WEBHOOK_ATTEMPTS` attempts
   (default 5); then the delivery is `failed`. A target refused at delivery fails at once
@@ -201,7 +202,6 @@ def _set_events(hook: Webhook, events: list[str]) -> None:
         setattr(hook, flag, event in events)
 
 
-@transaction.atomic
 def webhook_create(
     *,
     tournament: Tournament,
@@ -212,7 +212,10 @@ def webhook_create(
     active: object = True,
 ) -> tuple[Webhook, str]:
     """Add a hook; returns it with its secret (generated when none was given), which the
-    caller shows once. Every bad field at once, nothing saved."""
+    caller shows once. Every bad field at once, nothing saved.
+
+    The address is checked (its host looked up) before the transaction: a slow DNS must
+    not hold a database write lock (SQLite takes it when the transaction starts)."""
     require(by, tournament, "organise")
     errors: list[RuleError] = []
     clean_url = collect(errors, _url, url)
@@ -228,11 +231,11 @@ def webhook_create(
         created_by=signed_in_or_none(by),
     )
     _set_events(hook, clean_events)
-    hook.save()
+    with transaction.atomic():
+        hook.save()
     return hook, hook.secret
 
 
-@transaction.atomic
 def webhook_update(
     *,
     webhook: Webhook,
@@ -242,20 +245,23 @@ def webhook_update(
     active: object = None,
 ) -> Webhook:
     """Change a hook's address, events or whether it is active (what is not given stays);
-    the secret stays (delete the hook and add it again for a new one)."""
+    the secret stays (delete the hook and add it again for a new one). A new address is
+    checked before the transaction, as in `webhook_create`."""
     require(by, webhook.tournament, "organise")
     errors: list[RuleError] = []
-    hook = Webhook.objects.select_for_update().get(pk=webhook.pk)
-    if url is not None:
-        hook.url = collect(errors, _url, url)
-    if events is not None:
-        clean_events = collect(errors, _events, events)
-        if clean_events:
-            _set_events(hook, clean_events)
-    if active is not None:
-        hook.active = collect(errors, _active, active)
-    raise_all(errors)
-    hook.save()
+    clean_url = None if url is None else collect(errors, _url, url)
+    with transaction.atomic():
+        hook = Webhook.objects.select_for_update().get(pk=webhook.pk)
+        if clean_url is not None:
+            hook.url = clean_url
+        if events is not None:
+            clean_events = collect(errors, _events, events)
+            if clean_events:
+                _set_events(hook, clean_events)
+        if active is not None:
+            hook.active = collect(errors, _active, active)
+        raise_all(errors)
+        hook.save()
     return hook
 
 
@@ -518,15 +524,16 @@ def _connect_to(addresses: list[IPAddress], port: int) -> Callable[..., socket.s
 
 
 def _post(hook: Webhook, delivery: WebhookDelivery, timeout: float) -> Attempt:
-    """POST once, within `timeout` seconds from the lookup to the answer's status line and
-    headers (a receiver that drips its answer is cut off; the body is not read)."""
+    """POST once, within `timeout` seconds from the connection to the answer's status
+    line and headers (a receiver that drips its answer is cut off; the body is not
+    read)."""
     body = delivery_body(delivery)
     try:
         parts, host, port, addresses = check_target(hook.url)
     except Refused:
-        return Attempt(None, REFUSED, body, "", final=True)
-    except OSError:
-        return Attempt(None, NO_ANSWER, body, "")
+        return Attempt(None, REFUSED, b"", "", final=True)
+    except OSError:  # the host cannot be found: nothing sent
+        return Attempt(None, NO_ANSWER, b"", "")
     header = signature(hook.secret, body)
     kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
     connection = kind(host, port, timeout=timeout)

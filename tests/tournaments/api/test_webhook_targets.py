@@ -170,7 +170,7 @@ def test_a_target_refused_at_delivery_fails_at_once_and_sends_nothing(
     delivery = WebhookDelivery.objects.get()
     assert (delivery.status, delivery.attempts, delivery.last_status_code) == ("failed", 1, None)
     assert delivery.last_error == REFUSED
-    assert delivery.sent_signature == ""
+    assert delivery.sent_signature == "" and delivery.sent_body == ""
 
 
 def test_one_lookup_per_attempt_and_the_connection_goes_to_the_address_checked(
