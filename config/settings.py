@@ -313,6 +313,18 @@ WEBHOOK_EAGER_TIMEOUT = env_int("WEBHOOK_EAGER_TIMEOUT", 2)
 WEBHOOK_ATTEMPTS = env_int("WEBHOOK_ATTEMPTS", 5)
 WEBHOOK_RETRY_BASE_SECONDS = env_int("WEBHOOK_RETRY_BASE_SECONDS", 2)
 WEBHOOK_REPAIR_SECONDS = env_int("WEBHOOK_REPAIR_SECONDS", 300)
+# --- background jobs without a broker and webhook targets (tournaments/jobs.py,
+# tournaments/services/webhooks.py; docs/operations/background-jobs.md,
+# docs/api/webhooks-security.md) ---
+# Without a broker, jobs run after the response on this process's worker threads; with
+# JOBS_INLINE they run at once in the caller (the test suite sets it). At exit the threads
+# get JOBS_DRAIN_SECONDS to finish the jobs already due.
+JOBS_INLINE = env_bool("JOBS_INLINE", False)
+JOBS_DRAIN_SECONDS = env_int("JOBS_DRAIN_SECONDS", 10)
+# Webhooks may reach this machine and the private networks (a club's own LAN) only with
+# this on; link-local, multicast, reserved addresses and database ports never.
+WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", False)
+# --- end of background jobs and webhook targets ---
 CELERY_BEAT_SCHEDULE = {
     "repair-stale-standings": {
         "task": "games.repair_standings",

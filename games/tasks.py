@@ -23,7 +23,12 @@ from tournaments.events import (
     season_pending_key,
     standings_followed,
 )
-from tournaments.services.webhooks import retry_delay, webhook_deliver, webhooks_repair
+from tournaments.services.webhooks import (
+    retry_delay,
+    webhook_deliver,
+    webhook_deliver_in_process,
+    webhooks_repair,
+)
 
 from .services.ratings import ratings_update
 from .services.seasons import season_recompute
@@ -95,11 +100,9 @@ def update_ratings(club_id: int) -> int:
 def deliver_webhook(self: Any, delivery_id: int) -> str:
     """One attempt; a failed one comes back after `retry_delay` until the attempts run
     out (counted on the delivery row, so a redelivered task does not start over). In
-    process (no broker) one short attempt only: the request that caused it waits."""
+    process (no broker) the service queues its own retries (`tournaments.jobs`)."""
     if self.request.is_eager:
-        return webhook_deliver(
-            delivery_id=delivery_id, last_try=True, timeout=settings.WEBHOOK_EAGER_TIMEOUT
-        )
+        return webhook_deliver_in_process(delivery_id=delivery_id)
     status = webhook_deliver(delivery_id=delivery_id)
     if status == "pending":
         # The attempts are counted on the row; this bound only stops a runaway task (what

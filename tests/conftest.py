@@ -53,6 +53,9 @@ def _in_process_jobs(request, settings):
     }
     previous = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True
+    # Jobs run at once, in the caller, once the commit returns (tournaments.jobs); the
+    # tests of the worker thread switch this off.
+    settings.JOBS_INLINE = True
     yield
     celery_app.conf.task_always_eager = previous
 

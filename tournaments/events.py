@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import logging
 
-from celery import current_app
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import Signal, receiver
 
+from . import jobs
 from .models import Round, Season, Tournament
 
 logger = logging.getLogger(__name__)
@@ -134,23 +134,19 @@ def request_recompute(tournament_id: int) -> bool:
 
 
 def _request(task: str, arg: int, pending_key: str) -> bool:
-    job = current_app.signature(task, args=(arg,))
-    if current_app.conf.task_always_eager:
-        # In-process (no broker): run it here. `apply`, not `apply_async`, which would ask
-        # for a broker connection first and log "No hostname was supplied" every time.
-        job.apply()
-        return True
+    if jobs.mode() != jobs.BROKER:
+        # In this process (no broker): inline at once (tests), or on the job thread after
+        # the response, coalesced there by the same key (`tournaments.jobs`).
+        return jobs.enqueue(task, arg, countdown=COALESCE_SECONDS, key=pending_key)
     try:
         if not cache.add(pending_key, 1, timeout=PENDING_SECONDS):
             return True
     except Exception:  # a cache outage must not lose the recompute: enqueue regardless
         logger.warning("cache unreachable; enqueueing %s(%s) anyway", task, arg)
-    try:
-        job.apply_async(countdown=COALESCE_SECONDS)
-    except Exception:
+    if not jobs.enqueue(task, arg, countdown=COALESCE_SECONDS):
         # The change is committed; only what follows from it is late. The periodic repair
         # or the next read brings it up to date.
-        logger.warning("broker unreachable; %s(%s) stays stale", task, arg, exc_info=True)
+        logger.warning("broker unreachable; %s(%s) stays stale", task, arg)
         clear_mark(pending_key)
         return False
     return True

@@ -739,7 +739,10 @@ class Webhook(models.Model):
 class WebhookDelivery(models.Model):
     """One event sent to one hook: the delivery log. `attempts` counts the POSTs made;
     `last_status_code` and `last_error` are the last attempt's answer (a code of 2xx
-    delivers; anything else, or no answer, is tried again until the attempts run out)."""
+    delivers; anything else, or no answer, is tried again until the attempts run out).
+    `sent_body` and `sent_signature` are what the last attempt sent: the JSON body and
+    the exact `X-Rummitab-Signature` header value (blank when it sent nothing), so
+    a receiver's check can be tested against them."""
 
     class Status(models.TextChoices):
         PENDING = "pending", pgettext_lazy("webhook delivery status", "Pending")
@@ -753,6 +756,8 @@ class WebhookDelivery(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
     last_error = models.CharField(max_length=300, blank=True)
+    sent_body = models.TextField(blank=True)
+    sent_signature = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
 

@@ -1,6 +1,7 @@
 """Webhooks delivered by a real Celery worker on Redis to a real HTTP receiver on
-localhost: the receiver refuses the first POST (500) and takes the second (200), and checks
-the HMAC-SHA256 signature of each against the hook's secret."""
+localhost (allowed by WEBHOOK_ALLOW_PRIVATE): the receiver refuses the first POST (500)
+and takes the second (200), and checks the timed signature of each against the hook's
+secret."""
 
 from __future__ import annotations
 
@@ -26,7 +27,18 @@ def settled(event: str) -> WebhookDelivery | None:
     return delivery
 
 
-def test_a_refused_delivery_is_retried_by_the_worker_and_signed_each_time(worker, alice, bob):
+@pytest.fixture(autouse=True)
+def _local_receivers(settings):
+    """The receivers listen on 127.0.0.1: allowed here (registration, in this process)
+    and in the workers (WEBHOOK_ALLOW_PRIVATE in their environment)."""
+    settings.WEBHOOK_ALLOW_PRIVATE = True
+
+
+def test_a_refused_delivery_is_retried_by_the_worker_and_signed_each_time(
+    live_jobs, alice, bob, tmp_path
+):
+    env = worker_environment(live_jobs, WEBHOOK_ALLOW_PRIVATE="1")
+    worker = Worker("config", env, tmp_path / "worker.log")
     receiver = Receiver(SECRET, [500, 200])
     try:
         tournament = make_tournament(alice, players=4, scorekeepers=[bob])
@@ -42,6 +54,7 @@ def test_a_refused_delivery_is_retried_by_the_worker_and_signed_each_time(worker
         assert delivery is not None, worker.log.read_text()[-3000:]
     finally:
         receiver.stop()
+        worker.stop()
 
     assert delivery.status == "delivered", (delivery.last_error, delivery.attempts)
     assert (delivery.attempts, delivery.last_status_code) == (2, 200)
@@ -49,13 +62,18 @@ def test_a_refused_delivery_is_retried_by_the_worker_and_signed_each_time(worker
     assert all(got.signed for got in receiver.received)
     assert {got.headers["X-Rummitab-Delivery"] for got in receiver.received} == {str(delivery.pk)}
     assert receiver.received[0].body == receiver.received[1].body
+    # The log keeps what the last attempt sent, byte for byte.
+    assert delivery.sent_body.encode() == receiver.received[1].body
+    assert delivery.sent_signature == receiver.received[1].headers["X-Rummitab-Signature"]
     assert receiver.received[1].document["round"]["number"] == round_.number
 
 
 def test_a_receiver_that_keeps_refusing_ends_failed_after_every_attempt(
     live_jobs, alice, bob, tmp_path
 ):
-    env = worker_environment(live_jobs, WEBHOOK_ATTEMPTS="3", WEBHOOK_RETRY_BASE_SECONDS="1")
+    env = worker_environment(
+        live_jobs, WEBHOOK_ATTEMPTS="3", WEBHOOK_RETRY_BASE_SECONDS="1", WEBHOOK_ALLOW_PRIVATE="1"
+    )
     running = Worker("config", env, tmp_path / "worker.log")
     receiver = Receiver("not-the-hook-secret-at-all", [503])
     try:

@@ -4,6 +4,8 @@ saves nothing; anyone else is refused."""
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.urls import reverse
 
@@ -77,3 +79,36 @@ def test_the_log_shows_each_delivery_and_delete_removes_the_hook(
     response = client.post(reverse("webhook-delete", args=[club.slug, hook.pk]))
     assert response.status_code == 302
     assert not Webhook.objects.exists() and not WebhookDelivery.objects.exists()
+
+
+def test_an_address_inside_shows_beside_the_field(as_user, club, settings):
+    settings.WEBHOOK_ALLOW_PRIVATE = False
+    response = as_user("alice").post(
+        page(club), {"url": "http://127.1:6379/", "events": ["round.opened"]}
+    )
+    assert response.status_code == 200
+    assert field_errors(text(response), "id_url") == [
+        "port 6379 is not allowed: use 80, 443 or a port from 1024 up."
+    ]
+    response = as_user("alice").post(
+        page(club), {"url": "http://localhost:8000/", "events": ["round.opened"]}
+    )
+    assert "must reach a public address" in " ".join(field_errors(text(response), "id_url"))
+    assert not Webhook.objects.exists()
+
+
+def test_the_log_shows_the_body_and_the_signature_header_sent(as_user, club, alice):
+    hook, _ = webhook_create(tournament=club, by=alice, url="https://example.org/h")
+    WebhookDelivery.objects.create(
+        webhook=hook,
+        event="round.opened",
+        status="delivered",
+        delivered_at=hook.created_at,
+        attempts=1,
+        last_status_code=200,
+        sent_body='{"delivery":1,"event":"round.opened"}',
+        sent_signature="t=1796497333,v1=" + "ab" * 32,
+    )
+    shown = html.unescape(text(as_user("alice").get(page(club))))
+    assert "X-Rummitab-Signature: t=1796497333,v1=" + "ab" * 32 in shown
+    assert '{"delivery":1,"event":"round.opened"}' in shown

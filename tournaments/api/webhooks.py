@@ -86,7 +86,19 @@ class DeliveryOut(serializers.ModelSerializer):
             "created_at",
             "delivered_at",
             "payload",
+            "sent_body",
+            "sent_signature",
         ]
+        extra_kwargs = {
+            "sent_body": {
+                "help_text": "The JSON body the last attempt POSTed, byte for byte (blank when "
+                "it sent nothing: a target refused, a host not found)."
+            },
+            "sent_signature": {
+                "help_text": "The exact `X-Rummitab-Signature` header the last attempt sent: "
+                '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`.'
+            },
+        }
 
 
 HOOK_EXAMPLE = {
@@ -111,6 +123,8 @@ DELIVERY_EXAMPLE = {
         "round": {"number": 2, "method": "swiss", "opened_at": "2026-12-05T19:02:11Z"},
         "tables": [{"number": 1, "seats": [{"seat": 1, "player": {"number": 7, "name": "Ada"}}]}],
     },
+    "sent_body": '{"delivery":41,"event":"round.opened","round":{"method":"swiss",...}',
+    "sent_signature": "t=1796497333,v1=5f0c3b0e9d1c...e2a4",
 }
 BAD_URL = {"url": ["must be an http:// or https:// address with a host."]}
 
@@ -132,11 +146,16 @@ class WebhookListView(TournamentScoped, APIView):
         tags=["webhooks"],
         summary="Add a webhook",
         description="Organisers only: POST the chosen events to `url` from now on, signed "
-        "with `X-Rummitab-Signature: sha256=<hex HMAC-SHA256 of the raw body with the "
-        "secret>`, with `X-Rummitab-Event` and `X-Rummitab-Delivery` (the delivery's id, "
-        "the same on every attempt). A non-2xx answer is retried with growing delays, up "
-        "to `WEBHOOK_ATTEMPTS` attempts (default 5). A `url` that is not http(s) is a 400 "
-        "naming `url`. The secret is answered once, here.",
+        "with `X-Rummitab-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "
+        '"<t>.<raw body>" with the secret>` (receivers refuse a `t` more than 300 s from '
+        "their clock: no replays), with `X-Rummitab-Event` and `X-Rummitab-Delivery` (the "
+        "delivery's id, the same on every attempt). A non-2xx answer is retried with "
+        "growing delays, up to `WEBHOOK_ATTEMPTS` attempts (default 5); redirects are not "
+        "followed. A `url` that is not http(s), has a user name or password, uses a port "
+        "other than 80, 443 or 1024 and up (database and broker ports excluded), or whose "
+        "host resolves to this server, a private network (unless `WEBHOOK_ALLOW_PRIVATE`), "
+        "a link-local, multicast, unspecified or reserved address is a 400 naming `url`. "
+        "The secret is answered once, here.",
         request=WebhookIn,
         responses={201: WebhookCreatedOut, **errors(400, 401, 403, 404)},
         examples=[
@@ -220,7 +239,9 @@ class WebhookDeliveriesView(WebhookScoped, APIView):
         tags=["webhooks"],
         summary="A webhook's delivery log",
         description="Organisers only: the hook's last 50 deliveries, newest first: the "
-        "event, `pending`/`delivered`/`failed`, the attempts made and the last answer.",
+        "event, `pending`/`delivered`/`failed`, the attempts made and the last answer, "
+        "and what the last attempt sent (`sent_body`, `sent_signature`: the exact "
+        "signature header, to test a receiver's check against).",
         responses={200: DeliveryOut(many=True), **errors(401, 403, 404)},
         examples=[OpenApiExample("Log", value=[DELIVERY_EXAMPLE], response_only=True)],
     )
