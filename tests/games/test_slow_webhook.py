@@ -1,4 +1,4 @@
-"""Nothing slow on the request path (issue 23): without a broker, a webhook receiver that
+"""Nothing slow on the request path: without a broker, a webhook receiver that
 hangs — a real server on 127.0.0.1 that accepts and never finishes its answer, dripping
 a byte every half second or sending nothing — neither delays nor fails a result
 submitted through a real threaded server (`live_server`, no test client): the answer is

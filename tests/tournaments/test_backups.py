@@ -1,4 +1,4 @@
-"""Backups of the SQLite database and restoring one (tournaments.backups, issue 23 point 4).
+"""Backups of the SQLite database and restoring one (tournaments.backups).
 
 The round trip runs a club evening in its own processes on real SQLite files (whatever
 database the test run uses): backup during a round, restore into a fresh folder, the
