@@ -60,9 +60,7 @@ PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").strip().rstrip("/")
 PORT = env_int("PORT", 8000)
 if not PUBLIC_BASE_URL:
     _named = [host for host in ALLOWED_HOSTS if host and not host.startswith(".") and host != "*"]
-    PUBLIC_BASE_URL = (
-        f"http://127.0.0.1:{PORT}" if DEBUG or not _named else f"https://{_named[0]}"
-    )
+    PUBLIC_BASE_URL = f"http://127.0.0.1:{PORT}" if DEBUG or not _named else f"https://{_named[0]}"
 if not PUBLIC_BASE_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured("PUBLIC_BASE_URL must start with http:// or https://.")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
@@ -218,8 +216,12 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
+# With DEBUG off the collected files carry hashed names (cached for ever by browsers) and,
+# unless COMPRESS_STATIC=0 (the club server, config/lan.py: collecting then takes seconds,
+# not a minute), compressed copies that whitenoise serves to browsers that accept them.
+COMPRESS_STATIC = env_bool("COMPRESS_STATIC", True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -227,6 +229,8 @@ STORAGES = {
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if COMPRESS_STATIC
+            else "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
         )
     },
 }
