@@ -9,7 +9,7 @@ Terms:
   before a restart keep working; it is never printed and never in the repository
   (.gitignore). Losing it ends every printed table link, session and API token.
 * first start — two processes may start at once (`make run`'s migrate and its server,
-  the reloader's two processes): the key is written to a private temporary file and
+  the reloader's two processes): the key is written to a temporary file of its own and
   linked into place, which fails if another process was first; the loser reads the
   winner's key. A half-written key file can therefore never be read.
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -43,8 +44,9 @@ def _read(path: Path) -> str:
 def _create(path: Path) -> None:
     """Write a new key to `path`, unless another process already did."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    # A name of its own for each caller (mkstemp: mode 0600, never an existing file).
+    descriptor, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    temporary = Path(name)
     try:
         with os.fdopen(descriptor, "w", encoding="ascii") as handle:
             handle.write(get_random_secret_key() + "\n")

@@ -212,10 +212,14 @@ def submit(
     return Submission(table["table"], key, status, seconds, version)
 
 
-def scorekeepers_at_once(base: str, tables: list[dict], seconds: float) -> list[Submission]:
+def scorekeepers_at_once(
+    base: str, tables: list[dict], seconds: float, after: list[Submission] = ()
+) -> list[Submission]:
     """Every table's scorekeeper (a thread with its own connection) submits a correction
     of their game at the same instant, again and again, for `seconds`; each entry is
-    based on the version the previous one stored and carries a key of its own."""
+    based on the version the previous one stored (the first on the last version stored
+    by `after`, an earlier run) and carries a key of its own."""
+    start = {o.table: o.version for o in after if o.version}
     host, port = base.removeprefix("http://").split(":")
     deadline = time.monotonic() + seconds
     stop = threading.Event()
@@ -229,7 +233,7 @@ def scorekeepers_at_once(base: str, tables: list[dict], seconds: float) -> list[
 
     def keep_score(slot: int, table: dict) -> None:
         connection = http.client.HTTPConnection(host, int(port), timeout=120)
-        based_on = 0
+        based_on = start.get(table["table"], 0)
         while True:
             barrier.wait(timeout=180)
             if stop.is_set():

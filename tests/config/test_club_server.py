@@ -10,7 +10,8 @@ tournament of 10 tables (tests/config/club_server.py):
   file is made on the first start (mode 0600, never printed) and kept over a restart,
   so a link that worked before the restart works after it;
 * a page that does not exist is the site's own 404 page; static files are served
-  (whitenoise) with their hashed names.
+  (whitenoise) with their hashed names;
+* the submission benchmark (bench/submit_latency.py) runs in its quick mode.
 
 No PostgreSQL or Redis needed: these run wherever `make test` runs.
 """
@@ -18,6 +19,8 @@ No PostgreSQL or Redis needed: these run wherever `make test` runs.
 from __future__ import annotations
 
 import http.client
+import os
+import shutil
 import sqlite3
 import stat
 import statistics
@@ -28,6 +31,7 @@ from pathlib import Path
 import pytest
 from django.core import signing
 
+from bench import submit_latency
 from tests.config.club_server import (
     ClubServer,
     Submission,
@@ -129,7 +133,9 @@ def test_a_submission_waits_for_a_long_job_holding_the_write_lock(server):
     try:
         scorekeeper = threading.Thread(
             target=lambda: outcome.append(
-                submit(http.client.HTTPConnection(host, int(port), timeout=60), table, based_on, "k")
+                submit(
+                    http.client.HTTPConnection(host, int(port), timeout=60), table, based_on, "k"
+                )
             )
         )
         scorekeeper.start()
@@ -198,3 +204,21 @@ def test_the_key_file_is_made_on_the_first_start_and_kept_over_a_restart(
         assert get(second.base, link)[0] == 302  # the sheet printed before the restart
     for log in folder.glob("server-*.log"):
         assert key not in log.read_text()  # never printed
+
+
+def test_the_submission_benchmark_runs_in_its_quick_mode(template, tmp_path, capsys):
+    """bench/submit_latency.py --quick, so it cannot rot: both databases when PostgreSQL
+    answers (each run of the suite on a database of its own), else SQLite alone."""
+    database = os.environ.get("DATABASE_URL", "")
+    postgres = (
+        f"{database}_submit_bench" if database.startswith("postgres") else submit_latency.DEFAULT_PG
+    )
+    work = tmp_path / "bench"
+    work.mkdir()
+    shutil.copyfile(template / "db.sqlite3", work / "template.sqlite3")  # already migrated
+    runs = submit_latency.main(["--quick", "--work", str(work), "--postgres", postgres])
+    printed = capsys.readouterr().out
+    assert "SQLite" in runs and "p99 ms" in printed
+    for name, row in runs.items():
+        assert row["failed"] == 0, name
+        assert row["submissions"] >= 10 and row["p99"] >= row["p50"] > 0, name
