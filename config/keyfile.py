@@ -18,7 +18,6 @@ Imported by config.settings only: it needs nothing of Django but its key generat
 
 from __future__ import annotations
 
-import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -52,8 +51,15 @@ def _create(path: Path) -> None:
             handle.write(get_random_secret_key() + "\n")
             handle.flush()
             os.fsync(handle.fileno())
-        with contextlib.suppress(FileExistsError):  # another process was first: keep its key
+        try:
             os.link(temporary, path)
+        except FileExistsError:
+            pass  # another process was first: keep its key
+        except OSError:
+            # A file system without hard links (a FAT-formatted stick): no guard against
+            # a second process starting in the same instant, but still never half a key.
+            if not path.exists():
+                os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
 
