@@ -44,7 +44,7 @@ import segno
 import waitress
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.core.wsgi import get_wsgi_application
+from django.core.servers.basehttp import get_internal_wsgi_application
 
 # A documentation address (RFC 5737): routing towards it picks the outgoing interface.
 PROBE = ("192.0.2.1", 9)
@@ -134,9 +134,10 @@ def _accounts_ready(interactive: bool) -> str | None:
 
 def serve(host: str, port: int, threads: int) -> None:
     """Serve the site until interrupted: waitress, one process, `threads` threads."""
-    application = get_wsgi_application()
-    # The club server's background threads start here, in the process that serves the
-    # requests (the periodic backup).
+    # settings.WSGI_APPLICATION (config.wsgi), loaded as runserver and gunicorn load it:
+    # what starts there for every server (the periodic backup thread) starts here too, in
+    # the process that serves the requests.
+    application = get_internal_wsgi_application()
     waitress.serve(
         application,
         host=host,
