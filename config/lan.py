@@ -10,9 +10,9 @@ environment win over what it detects.
 
 It is a production server for one room: DEBUG off (the site's own error pages, no
 technical pages), plain http (`PLAIN_HTTP`: no https redirect, no secure-only cookies),
-the static files collected beforehand (`make lan` runs collectstatic) and served by
-whitenoise, the secret key from `SECRET_KEY_FILE` (made on the first start, kept for
-every later one, so printed sheets stay valid; config/keyfile.py).
+the static files collected at each start (seconds: hashed names, no compressed copies)
+and served by whitenoise, the secret key from `SECRET_KEY_FILE` (made on the first
+start, kept for every later one, so printed sheets stay valid; config/keyfile.py).
 
 The server is waitress: one process with a pool of threads (`--threads`, `LAN_THREADS`,
 8 by default). Chosen over gunicorn (already used in production) because gunicorn does
