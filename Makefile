@@ -26,20 +26,21 @@ run: $(STAMP) docs
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py local_admin
 	@echo ""
-	@echo "Rummitab is starting on http://127.0.0.1:8000/"
-	@echo "  site:     http://127.0.0.1:8000/"
-	@echo "  API:      http://127.0.0.1:8000/api/v1/"
-	@echo "  API docs: http://127.0.0.1:8000/api/v1/docs/"
-	@echo "  help:     http://127.0.0.1:8000/docs/"
-	@echo "  admin:    http://127.0.0.1:8000/admin/  (admin / admin, local only)"
+	@echo "Rummitab is starting on http://127.0.0.1:$(PORT)/"
+	@echo "  site:     http://127.0.0.1:$(PORT)/"
+	@echo "  API:      http://127.0.0.1:$(PORT)/api/v1/"
+	@echo "  API docs: http://127.0.0.1:$(PORT)/api/v1/docs/"
+	@echo "  help:     http://127.0.0.1:$(PORT)/docs/"
+	@echo "  admin:    http://127.0.0.1:$(PORT)/admin/  (admin / admin, local only)"
 	@echo ""
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	PORT=$(PORT) $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-# The club's Wi-Fi: binds 0.0.0.0, allows and prints the LAN address, and builds the
-# sheets' QR codes from it. No demo data and no admin/admin account here.
+# The club's Wi-Fi: a production server for one room (waitress, DEBUG off, the secret key
+# kept in a file beside the database); binds 0.0.0.0, allows and prints the LAN address,
+# and builds the sheets' QR codes from it. No demo data and no admin/admin account here.
 lan: $(STAMP) docs
 	$(BIN)/python manage.py migrate --no-input
-	$(BIN)/python -m config.lan --port $(PORT)
+	PORT=$(PORT) $(BIN)/python -m config.lan --port $(PORT)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -12,6 +12,8 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from config.keyfile import secret_key_from_file
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -46,25 +48,19 @@ def redis_cache(url: str) -> dict:
 
 DEBUG = env_bool("DEBUG", True)
 
-# A development key is fine while DEBUG is on; without DEBUG we refuse to start rather than
-# sign sessions with a key that is printed in the repository.
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
-    SECRET_KEY = "dev-only-insecure-key-rummitab-do-not-use-in-production"
-
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
 
 # The address phones reach the site at: QR codes and links on the printed table sheets
 # are built from it, never from the host of the organiser's request (a laptop browsing
 # itself as 127.0.0.1 would print QR codes no phone can open). `make lan` sets it to the
-# laptop's address on the club's Wi-Fi (config/lan.py). Unset: http://127.0.0.1:8000 while
+# laptop's address on the club's Wi-Fi (config/lan.py). Unset: http://127.0.0.1:<PORT> while
 # DEBUG is on, else https:// and the first host of ALLOWED_HOSTS that is not a pattern.
 PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").strip().rstrip("/")
+# The port `make run` and `make lan` serve on; the default public base URL follows it.
+PORT = env_int("PORT", 8000)
 if not PUBLIC_BASE_URL:
     _named = [host for host in ALLOWED_HOSTS if host and not host.startswith(".") and host != "*"]
-    PUBLIC_BASE_URL = "http://127.0.0.1:8000" if DEBUG or not _named else f"https://{_named[0]}"
+    PUBLIC_BASE_URL = f"http://127.0.0.1:{PORT}" if DEBUG or not _named else f"https://{_named[0]}"
 if not PUBLIC_BASE_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured("PUBLIC_BASE_URL must start with http:// or https://.")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
@@ -143,18 +139,32 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # A laptop with a few scorekeepers: wait for the write lock instead of failing at once.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
-DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+SQLITE = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+if SQLITE:
+    # The club laptop: several scorekeepers write at once and must wait, never fail.
+    # * transaction_mode IMMEDIATE: every transaction (`atomic`) takes the write lock when
+    #   it begins, where the busy timeout applies. A deferred one that read first cannot
+    #   be upgraded to a writer once another has written; SQLite fails it at once
+    #   ("database is locked") whatever the timeout.
+    # * timeout: seconds a writer waits for the lock (the busy timeout) before giving up.
+    # * WAL journal: readers never wait for the writer, nor the writer for readers, so
+    #   the polling phones do not hold up a save. Kept in the file once set.
+    # * synchronous NORMAL: in WAL mode a commit is not synced to disk until the next
+    #   checkpoint; a power cut may lose the last commits but never corrupts the file,
+    #   and a crash of the program loses nothing. FULL would sync every commit (slower
+    #   saves on a laptop's disk); set SQLITE_SYNCHRONOUS=FULL to choose it.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        transaction_mode="IMMEDIATE",
+        timeout=env_int("SQLITE_BUSY_TIMEOUT", 20),
+        init_command=(
+            "PRAGMA journal_mode=WAL;"
+            f"PRAGMA synchronous={os.environ.get('SQLITE_SYNCHRONOUS', 'NORMAL')}"
+        ),
+    )
 
-# --- Data folder and backups (branch "backups"; DATA_DIR and SECRET_KEY_FILE as the
-# "clubserver" branch defines them: the lead keeps one copy when merging) ---
-_sqlite_file = (
-    str(DATABASES["default"]["NAME"])
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
-    else ""
-)
+# Where this install keeps its files (the secret key file here, backups in backups/):
+# beside the SQLite database by default, else beside the code.
+_sqlite_file = str(DATABASES["default"]["NAME"]) if SQLITE else ""
 DATA_DIR = Path(
     os.environ.get("DATA_DIR")
     or (
@@ -164,6 +174,17 @@ DATA_DIR = Path(
     )
 )
 SECRET_KEY_FILE = Path(os.environ.get("SECRET_KEY_FILE") or DATA_DIR / "secret_key")
+# The key that signs sessions, table links and password reset links. From the environment
+# in production (DEBUG off on PostgreSQL: refused without it, since several servers must
+# share one key); else kept in SECRET_KEY_FILE, made on the first start (config.keyfile):
+# `make run`, `make lan` and any SQLite install never sign with a key anyone can read.
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG and not SQLITE:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+    SECRET_KEY = secret_key_from_file(SECRET_KEY_FILE)
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
 # SQLite backups (tournaments/backups.py, docs/operations/backups.md): taken into
 # BACKUP_DIR every BACKUP_INTERVAL_SECONDS while the server runs (0: only on a round
 # opened, a stage closed, or asked for), the newest BACKUP_KEEP of each of these kinds kept.
@@ -172,7 +193,6 @@ BACKUP_INTERVAL_SECONDS = env_int("BACKUP_INTERVAL_SECONDS", 300)
 BACKUP_KEEP = env_int("BACKUP_KEEP", 48)
 if BACKUP_KEEP < 1:
     raise ImproperlyConfigured("BACKUP_KEEP must be at least 1: the newest backup is kept.")
-# --- end of the backups block ---
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -205,12 +225,16 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 
 # The documentation site served at /docs/ (config/docs_site.py): the folder `make docs`
 # builds docs/ into with MkDocs (mkdocs.yml's site_dir).
 DOCS_ROOT = Path(os.environ.get("DOCS_ROOT", BASE_DIR / "build" / "docs"))
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
+# With DEBUG off the collected files carry hashed names (cached for ever by browsers) and,
+# unless COMPRESS_STATIC=0 (the club server, config/lan.py: collecting then takes seconds,
+# not a minute), compressed copies that whitenoise serves to browsers that accept them.
+COMPRESS_STATIC = env_bool("COMPRESS_STATIC", True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -218,6 +242,8 @@ STORAGES = {
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if COMPRESS_STATIC
+            else "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
         )
     },
 }
@@ -467,18 +493,24 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 EMAIL_TIMEOUT = 10  # seconds: a mail server that hangs must not hang the page
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "rummitab@localhost")
 
+# The site is served over plain http (the club server on the Wi-Fi, `make lan`): with DEBUG
+# off, no redirect to https, no HSTS and no secure-only cookies, which a phone would never
+# send back over http. Everything else of the hardening below stays.
+PLAIN_HTTP = env_bool("PLAIN_HTTP", False)
+
 # Production hardening: on whenever DEBUG is off, so `check --deploy` is clean.
 if not DEBUG:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    # Load balancers probe the health check over plain HTTP, straight at gunicorn.
-    SECURE_REDIRECT_EXEMPT = [r"^health/$"]
-    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    LANGUAGE_COOKIE_SECURE = True
+    if not PLAIN_HTTP:
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+        SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+        # Load balancers probe the health check over plain HTTP, straight at gunicorn.
+        SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+        SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
+        SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+        SECURE_HSTS_PRELOAD = True
+        SESSION_COOKIE_SECURE = True
+        CSRF_COOKIE_SECURE = True
+        LANGUAGE_COOKIE_SECURE = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
 

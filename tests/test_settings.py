@@ -25,7 +25,11 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
 
 
 def test_production_refuses_to_start_without_secret_key():
-    run = manage("check", DEBUG="0")
+    # Production is DEBUG off on PostgreSQL; SQLite is the club laptop, which keeps its
+    # key in a file (tests/config/test_keyfile.py).
+    run = manage(
+        "check", DEBUG="0", DATABASE_URL="postgres://postgres@127.0.0.1:5432/rummitab_nowhere"
+    )
     assert run.returncode != 0
     assert "SECRET_KEY must be set" in run.stderr
 

@@ -10,6 +10,11 @@ of the layer below, which lock the tournament row themselves (`tournament_update
 game. Should PostgreSQL still give a transaction up (deadlock, serialization failure),
 nothing was saved and the user is told to try again (409, `config.api.conflict_message`);
 it is not retried behind their back.
+
+On SQLite (the club laptop) `select_for_update` is ignored: there every transaction
+begins with `BEGIN IMMEDIATE`, taking the database's one write lock before it reads
+(config/settings.py, DATABASES), so writes queue whole, one after another, waiting up to
+the busy timeout; the order above then costs nothing and cannot deadlock.
 """
 
 from __future__ import annotations

@@ -39,7 +39,24 @@ def test_the_environment_allows_the_address_and_builds_links_from_it():
 def test_the_banner_prints_the_lan_address():
     text = lan.banner("http://192.168.1.20:8000", "192.168.1.20", 8000)
     assert "phones and sheets: http://192.168.1.20:8000/" in text
+    assert "No network address" not in text
     assert "LAN_ADDRESS" in lan.banner("http://127.0.0.1:8000", "127.0.0.1", 8000)
+
+
+def test_the_banner_believes_a_given_address():
+    """`make lan LAN_ADDRESS=…` never reads "No network address was found"."""
+    given = lan.banner("http://127.0.0.1:8001", "127.0.0.1", 8001, given=True)
+    assert "No network address" not in given
+    assert "only this laptop" in given and "http://127.0.0.1:8001/" in given
+    text = lan.banner("http://10.0.0.7:8001", "10.0.0.7", 8001, given=True)
+    assert "No network address" not in text and "only this laptop" not in text
+
+
+def test_the_lan_server_runs_without_debug_over_plain_http():
+    env = lan.lan_environment("192.168.1.20", 8001, {"DEBUG": "1"})
+    # A DEBUG=1 left in the shell does not show technical pages to the whole room.
+    assert (env["DEBUG"], env["PLAIN_HTTP"], env["PORT"]) == ("0", "1", "8001")
+    assert env["PUBLIC_BASE_URL"] == "http://192.168.1.20:8001"  # the QR codes follow PORT
 
 
 def test_settings_read_the_public_base_url():
@@ -65,7 +82,7 @@ def test_settings_read_the_public_base_url():
 
     assert setting().startswith("http://127.0.0.1:8000 ")
     lan_env = lan.lan_environment("10.0.0.7", 8000, {})
-    assert setting(**lan_env).startswith("http://10.0.0.7:8000 ['10.0.0.7',")
+    assert setting(**lan_env, SECRET_KEY="s" * 60).startswith("http://10.0.0.7:8000 ['10.0.0.7',")
     assert setting(DEBUG="0", SECRET_KEY="s" * 60, ALLOWED_HOSTS="tab.example.org").startswith(
         "https://tab.example.org "
     )
