@@ -57,7 +57,7 @@ from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
 from django.core.management.color import no_style
-from django.db import connections, models, transaction
+from django.db import DatabaseError, IntegrityError, connections, models, transaction
 from django.db.migrations.executor import MigrationExecutor
 
 from scoring.errors import RuleError
@@ -254,9 +254,17 @@ def copy_all(
             started = time.perf_counter()
             fields = model._meta.local_concrete_fields
             rows = 0
-            for batch in _batches(model, source, batch_size(model, size)):
-                model._base_manager._insert(batch, fields=fields, using=target, raw=True)
-                rows += len(batch)
+            try:
+                for batch in _batches(model, source, batch_size(model, size)):
+                    model._base_manager._insert(batch, fields=fields, using=target, raw=True)
+                    rows += len(batch)
+            except DatabaseError as error:
+                # SQLite lets through what PostgreSQL refuses: a text longer than its
+                # column's max_length, a NUL character.
+                raise MoveError(
+                    f"Copying {model._meta.db_table} failed after {rows:,} rows, so nothing "
+                    f"was copied: {error}".strip()
+                ) from None
             copied = Copied(model._meta.db_table, rows, time.perf_counter() - started)
             done.append(copied)
             progress(copied)
@@ -264,7 +272,10 @@ def copy_all(
         with connection.cursor() as cursor:
             for statement in connection.ops.sequence_reset_sql(no_style(), order):
                 cursor.execute(statement)
-        connection.check_constraints()
+        try:
+            connection.check_constraints()
+        except IntegrityError as error:
+            raise MoveError(f"A reference in the source points nowhere: {error}") from None
     ContentType.objects.clear_cache()
     return done
 
