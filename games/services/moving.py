@@ -23,11 +23,15 @@ How the copy is made (decisions where nothing else decided):
   every reference to them (a user's permissions, the admin log) copies unchanged. That is
   why those two tables count as empty whatever they hold.
 * Rows are copied with their primary keys, table by table in foreign-key order, in one
-  transaction on the target, in batches of multi-row INSERTs. They are inserted "raw",
-  the way `loaddata` inserts a fixture (`_insert(..., raw=True)`): no `save()`, no signal
-  (simple_history writes no extra history row), and no `auto_now` stamp, so every
-  `created_at`, `updated_at` and `submitted_at` keeps the source's value.
-  `bulk_create` would stamp those fields with the time of the move.
+  transaction on the target: each table's rows are read from the source as Django reads
+  them (`size` at a time) and streamed into PostgreSQL's COPY (psycopg's `write_row`),
+  some five times faster than multi-row INSERTs (`bulk_create`), whose per-value
+  preparation was two thirds of the time. Values psycopg writes as they are (numbers,
+  text, booleans, dates and times) are passed as read; any other field's go through its
+  own `get_db_prep_save` (JSON, ...). Nothing is saved through the models, so no signal
+  fires (simple_history writes no extra history row) and no `auto_now` stamp is set:
+  every `created_at`, `updated_at` and `submitted_at` keeps the source's value, where
+  `bulk_create` would stamp the time of the move.
 * PostgreSQL checks the foreign keys Django creates at commit (DEFERRABLE INITIALLY
   DEFERRED); they are checked once more before the commit (`check_constraints`) so a
   dangling reference in the source is reported by name rather than as a failed commit.
@@ -37,8 +41,9 @@ How the copy is made (decisions where nothing else decided):
   site with the same SECRET_KEY keeps everyone signed in, and a locked username stays
   locked. `clearsessions` drops the expired ones at any time.
 
-What the check compares: the rows of every table (count, and a digest of every value in
-primary-key order, as Django reads them back) and the fingerprints of both databases.
+What the check compares: the fingerprints of both databases, each computed in a process
+of its own (they run side by side): the rows of every table (count, and a digest of every
+value in primary-key order, as Django reads them back) and the standings.
 """
 
 from __future__ import annotations
@@ -46,7 +51,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from graphlib import CycleError, TopologicalSorter
 from typing import Any
@@ -57,7 +62,14 @@ from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
 from django.core.management.color import no_style
-from django.db import DatabaseError, IntegrityError, connections, models, transaction
+from django.db import (
+    DEFAULT_DB_ALIAS,
+    DatabaseError,
+    IntegrityError,
+    connections,
+    models,
+    transaction,
+)
 from django.db.migrations.executor import MigrationExecutor
 
 from scoring.errors import RuleError
@@ -69,7 +81,7 @@ from .seasons import season_recompute
 from .stages import stage_rows
 from .standings import standings_recompute
 
-DEFAULT_BATCH = 1000
+DEFAULT_BATCH = 2000
 # Tables whose rows `migrate` itself creates on the target (and the copy replaces).
 FILLED_BY_MIGRATE = (ContentType, Permission)
 
@@ -218,23 +230,67 @@ class Copied:
     seconds: float
 
 
-def _batches(model: type[models.Model], alias: str, size: int) -> Iterable[list[models.Model]]:
-    rows = model._base_manager.using(alias).order_by(model._meta.pk.attname)
-    batch: list[models.Model] = []
-    for row in rows.iterator(chunk_size=size):
-        batch.append(row)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
+# Field types whose Python values psycopg writes as they are; any other field's values
+# go through the field's own preparation (`get_db_prep_save`: JSON, decimals, ...).
+PLAIN_TYPES = {
+    "AutoField",
+    "BigAutoField",
+    "SmallAutoField",
+    "IntegerField",
+    "BigIntegerField",
+    "SmallIntegerField",
+    "PositiveIntegerField",
+    "PositiveBigIntegerField",
+    "PositiveSmallIntegerField",
+    "BooleanField",
+    "CharField",
+    "TextField",
+    "SlugField",
+    "EmailField",
+    "URLField",
+    "FloatField",
+    "DateField",
+    "DateTimeField",
+}
 
 
-def batch_size(model: type[models.Model], size: int) -> int:
-    """Smaller batches for tables of JSON documents (a standings snapshot is some 300 KB
-    at 1,000 players): one INSERT stays some megabytes, not hundreds."""
-    documents = any(isinstance(f, models.JSONField) for f in model._meta.concrete_fields)
-    return max(1, size // 20) if documents else size
+def _preparers(model: type[models.Model], alias: str) -> list[Callable[[Any], Any]]:
+    connection = connections[alias]
+
+    def prepared(field: models.Field) -> Callable[[Any], Any]:
+        return lambda value: field.get_db_prep_save(value, connection)
+
+    def plain(field: models.Field) -> bool:
+        stored = field.target_field if field.is_relation else field
+        return stored.get_internal_type() in PLAIN_TYPES
+
+    return [
+        (lambda value: value) if plain(field) else prepared(field)
+        for field in model._meta.local_concrete_fields
+    ]
+
+
+def _copy_table(model: type[models.Model], source: str, target: str, size: int) -> int:
+    """Stream one table's rows, as Django reads them from the source, into PostgreSQL's
+    COPY on the target (psycopg's `copy.write_row`); `size` rows are read at a time."""
+    fields = model._meta.local_concrete_fields
+    prepare = _preparers(model, target)
+    connection = connections[target]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in fields)
+    statement = f"COPY {quote(model._meta.db_table)} ({columns}) FROM STDIN"
+    rows = (
+        model._base_manager.using(source)
+        .order_by(model._meta.pk.attname)
+        .values_list(*(field.attname for field in fields))
+        .iterator(chunk_size=size)
+    )
+    count = 0
+    with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
+        for row in rows:
+            copy.write_row([p(value) for p, value in zip(prepare, row, strict=True)])
+            count += 1
+    return count
 
 
 def copy_all(
@@ -252,18 +308,13 @@ def copy_all(
             model._base_manager.using(target).all().delete()
         for model in order:
             started = time.perf_counter()
-            fields = model._meta.local_concrete_fields
-            rows = 0
             try:
-                for batch in _batches(model, source, batch_size(model, size)):
-                    model._base_manager._insert(batch, fields=fields, using=target, raw=True)
-                    rows += len(batch)
+                rows = _copy_table(model, source, target, size)
             except DatabaseError as error:
                 # SQLite lets through what PostgreSQL refuses: a text longer than its
                 # column's max_length, a NUL character.
                 raise MoveError(
-                    f"Copying {model._meta.db_table} failed after {rows:,} rows, so nothing "
-                    f"was copied: {error}".strip()
+                    f"Copying {model._meta.db_table} failed, so nothing was copied: {error}"
                 ) from None
             copied = Copied(model._meta.db_table, rows, time.perf_counter() - started)
             done.append(copied)
@@ -310,17 +361,21 @@ def _digest(model: type[models.Model], alias: str) -> tuple[int, str]:
     return count, digest.hexdigest()
 
 
-def tables_compare(source: str, target: str) -> list[TableCheck]:
-    checks = []
-    for model in tables():
-        source_rows, source_digest = _digest(model, source)
-        target_rows, target_digest = _digest(model, target)
-        checks.append(
-            TableCheck(
-                model._meta.db_table, source_rows, target_rows, source_digest == target_digest
-            )
+def table_digests(alias: str = DEFAULT_DB_ALIAS) -> dict[str, list]:
+    """Each table's row count and digest (`_digest`), by table name."""
+    return {model._meta.db_table: list(_digest(model, alias)) for model in tables()}
+
+
+def tables_compare(source: dict[str, list], target: dict[str, list]) -> list[TableCheck]:
+    return [
+        TableCheck(
+            table,
+            source.get(table, [0, ""])[0],
+            target.get(table, [0, ""])[0],
+            source.get(table) == target.get(table),
         )
-    return checks
+        for table in sorted(set(source) | set(target))
+    ]
 
 
 # --- the standings of one database, by the project's own services --------------------
@@ -400,8 +455,8 @@ def _stage(stage: Stage) -> str:
 
 
 def fingerprint() -> dict[str, dict[str, Any]]:
-    """The standings of the default database (see the module doc), as plain JSON data.
-    Keys are ids, which the copy keeps; the tournament's slug is kept for messages."""
+    """The tables and the standings of the default database (see the module doc), as
+    plain JSON data. Keys are ids, which the copy keeps; slugs are kept for messages."""
     tournaments = {
         str(t.pk): {
             "slug": t.slug,
@@ -434,7 +489,13 @@ def fingerprint() -> dict[str, dict[str, Any]]:
         }
         for club in Club.objects.order_by("pk")
     }
-    return {"tournaments": tournaments, "stages": stages, "seasons": seasons, "ratings": ratings}
+    return {
+        "tables": table_digests(),
+        "tournaments": tournaments,
+        "stages": stages,
+        "seasons": seasons,
+        "ratings": ratings,
+    }
 
 
 def fingerprints_compare(source: dict, target: dict) -> tuple[int, int, list[str]]:
