@@ -286,7 +286,12 @@ def _copy_table(model: type[models.Model], source: str, target: str, size: int) 
         .iterator(chunk_size=size)
     )
     count = 0
-    with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
+    # psycopg's own cursor (Django's has no COPY); its errors become Django's.
+    with (
+        connection.wrap_database_errors,
+        connection.cursor() as cursor,
+        cursor.cursor.copy(statement) as copy,
+    ):
         for row in rows:
             copy.write_row([p(value) for p, value in zip(prepare, row, strict=True)])
             count += 1

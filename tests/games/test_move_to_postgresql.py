@@ -12,7 +12,9 @@ What is checked beyond the command's own check: every table's row count read bac
 plain SQLite and psycopg; every stored standings snapshot, the result versions of the
 corrected game, password hashes and the stamps `auto_now` would have rewritten; then that
 the site works on the copy (a new account, club, member and result version get new ids
-past the copied ones) and that a second move into the now used target is refused.
+past the copied ones), that the check sees a difference, and that a move is refused
+into the now used target, and stopped, leaving nothing behind, by a value PostgreSQL
+refuses.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -176,6 +179,22 @@ def test_the_seeded_demo_moves_with_every_version_and_equal_standings(postgres, 
     assert changed["versions"] == 3  # the seeded entry and two corrections
 
     with new_database(postgres) as (target_url, target_server):
+        # A value SQLite let through and PostgreSQL refuses (SQLite does not enforce a
+        # max_length): the move stops naming the table, and leaves the target empty.
+        spoilt = tmp_path / "spoilt.sqlite3"
+        shutil.copy(source, spoilt)
+        with sqlite3.connect(spoilt) as db:
+            db.execute("UPDATE tournaments_member SET name = ? WHERE id = 1", ("x" * 300,))
+        refused = run(
+            "move_to_postgresql",
+            "--to",
+            target_url,
+            database_url=f"sqlite:///{spoilt}",
+            check=False,
+        )
+        assert refused.returncode != 0
+        assert "Copying tournaments_member failed, so nothing was copied" in refused.stderr
+
         started = time.perf_counter()
         moved = run("move_to_postgresql", "--to", target_url, database_url=source_url)
         seconds = time.perf_counter() - started
