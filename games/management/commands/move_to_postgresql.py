@@ -8,14 +8,15 @@ Steps (`games.services.moving` says how and why):
 1. the target: PostgreSQL, reachable, no rows in any of the project's tables; migrated here
    when it is not (a database just made with `createdb` is what it expects);
 2. the copy: every table, ids kept, in one transaction, the sequences reset after it;
-3. the check: every table's rows (count and values) equal, and the standings equal —
-   each tournament's stored snapshot and a fresh recompute, each stage, each season, each
-   club's ratings — computed by the project's services in two child processes, one with
-   the source and one with the target as their database (the services read the default
-   database, as the site does), both undoing whatever the recompute stored.
+3. the check: two child processes, side by side, one with the source and one with the
+   target as their database (the project's services read the default database, as the
+   site does), each print a fingerprint of theirs: every table's row count and a digest
+   of its values, and the standings — each tournament's stored snapshot and a fresh
+   recompute, each stage, each season, each club's ratings — computed by the project's
+   own services, whatever a recompute stored undone. The two must be equal.
 
 `--check-only` runs step 3 alone against a target moved before. `--fingerprint` is the
-child processes' part: it prints the standings of the configured database as JSON.
+child processes' part: it prints the fingerprint of the configured database as JSON.
 Stop the site (and its workers) before moving: a result entered during the move would be
 in one database and not the other (the check would say so).
 """
@@ -81,7 +82,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--fingerprint",
             action="store_true",
-            help="print the standings of the configured database as JSON (used by the check)",
+            help="print the configured database's fingerprint as JSON (the check's part)",
         )
 
     def handle(self, *args, target=None, source=None, batch_size=DEFAULT_BATCH, **options):
@@ -108,7 +109,6 @@ class Command(BaseCommand):
         self.stdout.write(f"From {database_label(source)}\nTo   {database_label(TARGET)}")
         for table in untracked_tables(source):
             self.stdout.write(f"  not copied: table {table} belongs to no installed app")
-        copied: list[Copied] = []
         if not check_only:
             step = time.perf_counter()
             target_prepare(TARGET)
