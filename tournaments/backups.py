@@ -44,7 +44,6 @@ Decisions where the issue was silent:
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import logging
 import os
 import re
@@ -61,6 +60,7 @@ from typing import IO
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from filelock import FileLock, Timeout
 
 logger = logging.getLogger(__name__)
 
@@ -76,8 +76,9 @@ ZIP_KEY = KEY_NAME
 # One backup at a time in this process (the timer, a round's thread, the page's button).
 _taking = threading.Lock()
 _pending: set[threading.Thread] = set()
+_paused = 0  # backups_paused() depth
 _last_fingerprint: dict[Path, tuple] = {}
-_server_locks: dict[Path, IO[bytes]] = {}  # held by this process, per BACKUP_DIR
+_server_locks: dict[Path, FileLock] = {}  # held by this process, per BACKUP_DIR
 
 
 class BackupError(Exception):
@@ -311,10 +312,22 @@ def _logged(job: Callable[[], object]) -> Callable[[], None]:
     return run
 
 
+@contextlib.contextmanager
+def backups_paused() -> Iterator[None]:
+    """No backup on a round opened or a stage closed while inside: a command that opens
+    many rounds at once (the demo seed) would otherwise take a backup for each."""
+    global _paused
+    _paused += 1
+    try:
+        yield
+    finally:
+        _paused -= 1
+
+
 def backup_after_commit(trigger: str) -> None:
     """Back up in the background once the caller's transaction commits (a round opened,
     a stage closed). Nothing on PostgreSQL; nothing if the transaction rolls back."""
-    if database_file() is None:
+    if database_file() is None or _paused:
         return
     transaction.on_commit(lambda: run_in_background(lambda: backup_take(trigger), "backup"))
 
@@ -330,20 +343,20 @@ def _hold_server_lock(directory: Path) -> bool:
     if directory in _server_locks:
         return True
     directory.mkdir(parents=True, exist_ok=True)
-    handle = open(directory / LOCK_NAME, "a+b")  # noqa: SIM115  # held for the process's life
+    # filelock: flock on Linux and Mac, msvcrt's lock on Windows (club laptops run all three).
+    lock = FileLock(directory / LOCK_NAME, thread_local=False)
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
+        lock.acquire(timeout=0)
+    except Timeout:
         return False
-    _server_locks[directory] = handle
+    _server_locks[directory] = lock
     return True
 
 
 def _release_server_lock(directory: Path) -> None:
-    handle = _server_locks.pop(directory, None)
-    if handle is not None:
-        handle.close()  # closing the file drops its flock
+    lock = _server_locks.pop(directory, None)
+    if lock is not None:
+        lock.release()
 
 
 def server_running(directory: Path | None = None) -> bool:
@@ -351,12 +364,12 @@ def server_running(directory: Path | None = None) -> bool:
     path = Path(directory or settings.BACKUP_DIR) / LOCK_NAME
     if not path.is_file():
         return False
-    with open(path, "a+b") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return True
-        fcntl.flock(handle, fcntl.LOCK_UN)
+    probe = FileLock(path, thread_local=False, is_singleton=False)
+    try:
+        probe.acquire(timeout=0)
+    except Timeout:
+        return True
+    probe.release()
     return False
 
 

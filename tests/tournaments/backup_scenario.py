@@ -34,6 +34,7 @@ from games.services.standings import standings_recompute
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
 from tournaments.backups import backup_take, backups_list, backups_wait
+from tournaments.jobs import wait_idle
 from tournaments.models import Round, Tournament
 from tournaments.services.table_links import (
     TableLinkRefused,
@@ -61,6 +62,9 @@ def before() -> dict:
     enter_rummikub(game, alice)
     links = table_links_issue(by=alice, round_=round_, table_numbers=[1, 2])
     tokens = {str(number): token_for(link) for number, link in links.items()}
+    # The standings recompute the result asked for runs on the job thread, as on the club
+    # server: the backup must hold its snapshot.
+    assert wait_idle(30, within=30), "the standings recompute did not finish"
     backup = backup_take("manual")
     tournament.refresh_from_db()
     return {

@@ -17,6 +17,7 @@ from games.services.rounds import round_open
 from games.services.stages import stage_close, stage_cut_preview, stage_side_start
 from games.services.standings import standings_recompute
 from scoring.tiles import COLOURS, NUMBERS, Tile, format_tiles
+from tournaments.backups import backups_paused
 from tournaments.models import Club, StaffMember, Tournament
 from tournaments.services.clubs import (
     club_create,
@@ -95,6 +96,10 @@ class Command(BaseCommand):
     help = "Create the demo tournaments (idempotent)."
 
     def handle(self, *args, **options):
+        with backups_paused():
+            self._seed_all()
+
+    def _seed_all(self):
         User = get_user_model()
         # The demo's staff cannot sign in; they only stamp the history of what was entered.
         organiser, scorekeeper = (
