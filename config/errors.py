@@ -59,7 +59,10 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api(request):
-        return _json(_("You do not have permission to perform this action."), 403)
+        # The refusal's own reason when it has one (a table link's phone is told what it
+        # is for: config/table_link_scope.py), as the 403 page shows it.
+        detail = str(exception) or _("You do not have permission to perform this action.")
+        return _json(detail, 403)
     return defaults.permission_denied(request, exception)
 
 

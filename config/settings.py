@@ -103,6 +103,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A table link's phone reaches its table's pages only (config/table_link_scope.py).
+    "config.table_link_scope.TableLinkScopeMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Inside the messages middleware: a saved form's "saved" message waits for the page.
     "config.middleware.OfflineSubmitMiddleware",
