@@ -27,9 +27,8 @@ Every error raised in a view or a middleware reaches this one handler (Django's
 from __future__ import annotations
 
 import logging
-from typing import Any
-
 import sys
+from typing import Any
 
 from django.db.utils import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse

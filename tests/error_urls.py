@@ -31,8 +31,12 @@ def sqlite_locked(request):
     laptop's database under a long write): SQLite answers "database is locked" after its
     timeout. The file and the lock are the test's (`request.META["LOCKED_DB"]`)."""
     wrapper = DatabaseWrapper(
-        {**connections["default"].settings_dict, "ENGINE": "django.db.backends.sqlite3",
-         "NAME": request.META["LOCKED_DB"], "OPTIONS": {"timeout": 0.1}},
+        {
+            **connections["default"].settings_dict,
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": request.META["LOCKED_DB"],
+            "OPTIONS": {"timeout": 0.1},
+        },
         alias="locked",
     )
     try:

@@ -198,7 +198,10 @@ def variants(world, name: str) -> list[tuple[str, dict[str, str]]]:
             token = token_for(link_for[variant])
         pk = pk_by_name.get(name, game_pk.get(variant, w["game_other"].pk))
         out.append(
-            (variant, {**common, "slug": slug, "table_number": table, "token": token, "pk": str(pk)})
+            (
+                variant,
+                {**common, "slug": slug, "table_number": table, "token": token, "pk": str(pk)},
+            )
         )
     return out
 
@@ -212,10 +215,17 @@ def allowed(name: str | None, variant: str) -> bool:
 
 
 def sign_in(phone: Client, link: TableLink) -> None:
-    landing = phone.get(build(("t/<slug>/rounds/<r>/tables/<t>/link/<token>/",), {
-        "slug": link.tournament.slug, "r": str(link.round.number),
-        "t": str(link.table_number), "token": token_for(link),
-    }))
+    landing = phone.get(
+        build(
+            ("t/<slug>/rounds/<r>/tables/<t>/link/<token>/",),
+            {
+                "slug": link.tournament.slug,
+                "r": str(link.round.number),
+                "t": str(link.table_number),
+                "token": token_for(link),
+            },
+        )
+    )
     assert landing.status_code == 302
 
 
@@ -251,8 +261,9 @@ def test_a_table_link_phone_reaches_its_table_and_nothing_else(world, capsys):
                 figures["allowed" if not refused else "refused"] += 1
                 figures[f"{method} {'allowed' if not refused else 'refused'}"] += 1
                 if refused == expected:
-                    wrongly.append(f"{method.upper()} {path} ({name}, {variant}): "
-                                   f"{response.status_code}")
+                    wrongly.append(
+                        f"{method.upper()} {path} ({name}, {variant}): {response.status_code}"
+                    )
     with capsys.disabled():
         print(
             f"\ntable-link walk: {len(all_patterns)} URL patterns, {len(seen)} addresses, "
@@ -287,4 +298,3 @@ def test_the_refusal_page_sends_the_phone_back_to_its_table(world):
     # Signed out, the same phone is anyone again.
     phone.post("/accounts/logout/")
     assert phone.get("/").status_code == 200
-

@@ -11,6 +11,7 @@ database restart does to Django's persistent connection.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import sqlite3
 import threading
@@ -57,19 +58,15 @@ class Proxy:
         except OSError:
             pass
         for end in (source, sink):
-            try:
+            with contextlib.suppress(OSError):
                 end.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
 
     def cut(self) -> None:
         self.listener.close()
         with self.lock:
             for end in self.sockets:
-                try:
+                with contextlib.suppress(OSError):
                     end.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
                 end.close()
 
 
@@ -151,8 +148,12 @@ def test_sqlite_database_is_locked_answers_503(settings, tmp_path):
 def test_other_database_errors_stay_500(tmp_path):
     """A statement the database refuses (here a missing table) is a bug, not a wait."""
     wrapper = DatabaseWrapper(
-        {**connections["default"].settings_dict, "ENGINE": "django.db.backends.sqlite3",
-         "NAME": str(tmp_path / "x.sqlite3"), "OPTIONS": {}},
+        {
+            **connections["default"].settings_dict,
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(tmp_path / "x.sqlite3"),
+            "OPTIONS": {},
+        },
         alias="other",
     )
     with pytest.raises(OperationalError) as refused, wrapper.cursor() as cursor:

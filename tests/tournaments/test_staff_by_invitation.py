@@ -62,8 +62,10 @@ def test_the_staff_page_answers_the_same_for_an_account_and_for_no_account(
     # page lists each invitation the same way, under the name typed.
     assert not club_open.staff.filter(user=mallory).exists()
     assert StaffInvitation.objects.filter(username__in=["mallory", "ghost"]).count() == 2
-    said = {name: re.search(r'<ul class="messages".*?</ul>', page, re.S).group(0)
-            for name, page in answers.items()}
+    said = {
+        name: re.search(r'<ul class="messages".*?</ul>', page, re.S).group(0)
+        for name, page in answers.items()
+    }
     assert said["mallory"] == said["ghost"]
     cards = re.findall(r"<strong>Scorekeeper</strong> · <bdi>(\w+)</bdi>", answers["ghost"])
     assert cards == ["NAME", "mallory"]  # newest first: ghost's (as NAME), then mallory's

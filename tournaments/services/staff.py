@@ -5,10 +5,11 @@ its username (`staff_invite_account`; the account joins when it accepts,
 `staff_invitation_join`), creates an account here (`staff_account_create`), or hands
 out an invitation link (`staff_invite`) with which the invitee chooses their own
 username and password (`staff_invitation_accept`). `tournaments.staff_add` (a role given
-without asking) is left to management commands and fixtures: no page or API calls it. Roles change (`staff_role_change`)
-and staff are removed (`staff_remove`); a removed person keeps their account (the
-results they entered still name them) but loses every right in the tournament at once,
-since `tournaments.permissions` reads the staff rows on every request.
+without asking) is left to management commands and fixtures: no page or API calls it.
+Roles change (`staff_role_change`) and staff are removed (`staff_remove`); a removed
+person keeps their account (the results they entered still name them) but loses every
+right in the tournament at once, since `tournaments.permissions` reads the staff rows on
+every request.
 
 Terms:
 * last organiser — a tournament always keeps one organiser among its staff rows (a

@@ -106,14 +106,20 @@ def invited_message(invitation: StaffInvitation) -> str:
     """What inviting an account by name answers: the same words whether it exists or not."""
     names = {"username": invitation.username}
     if invitation.role == StaffMember.Role.ORGANISER:
-        return _(
-            "If an account named %(username)s exists, it is invited as organiser; "
+        return (
+            _(
+                "If an account named %(username)s exists, it is invited as organiser; "
+                "it joins when it accepts."
+            )
+            % names
+        )
+    return (
+        _(
+            "If an account named %(username)s exists, it is invited as scorekeeper; "
             "it joins when it accepts."
-        ) % names
-    return _(
-        "If an account named %(username)s exists, it is invited as scorekeeper; "
-        "it joins when it accepts."
-    ) % names
+        )
+        % names
+    )
 
 
 @require_POST

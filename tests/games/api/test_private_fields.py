@@ -75,9 +75,7 @@ def joker(alice):
     season of two evenings."""
     club = club_create(by=alice, name="Haifa Joker")
     for n in range(1, 9):
-        member_create(
-            club=club, by=alice, name=f"Player {n}", code=f"{CODE}{n}", joined_on=JOINED
-        )
+        member_create(club=club, by=alice, name=f"Player {n}", code=f"{CODE}{n}", joined_on=JOINED)
     season = season_create(club=club, by=alice, name="Spring", rule={"rule": "best", "best": 2})
     for n in (1, 2):
         evening(alice, club, season, f"Evening {n}")
