@@ -12,8 +12,8 @@ forget the check: a link's session reaches only
 * the rack value beside the entry page's tiles input (`rack-value`), in its tournament;
 * the way in and out and the chrome every page needs: a table link's landing (scanning
   another table's sheet signs the phone in as that table instead), sign-out, the language
-  switcher, the health check, the web manifest and the favicon. Static files are served
-  before any of this (WhiteNoise).
+  switcher, the health check, the web manifest, the favicon and the help pages. Static
+  files are served before any of this (WhiteNoise).
 
 Everything else is refused with 403 and the reason ("signed in as the scorekeeper of table
 3 in round 2 only"): the site's 403 page, or `{"detail": ...}` under /api/.
@@ -46,7 +46,10 @@ TABLE_PAGES = frozenset(
 # Pages of the link's tournament that its table page calls (by the tournament's slug).
 TOURNAMENT_PAGES = frozenset({"rack-value"})
 # Pages open to a link's phone wherever it is: in, out, language, and the page chrome.
-ALWAYS = frozenset({"table-link", "logout", "language-set", "health", "webmanifest", "favicon"})
+# The site's help pages ("docs") are static text for anyone.
+ALWAYS = frozenset(
+    {"table-link", "logout", "language-set", "health", "webmanifest", "favicon", "docs"}
+)
 
 
 def allowed(link: TableLink, url_name: str | None, kwargs: dict[str, Any]) -> bool:

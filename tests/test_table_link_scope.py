@@ -86,11 +86,12 @@ def patterns(resolver=None, prefix=(), namespace=""):
 
 
 def build(parts: tuple[str, ...], values: dict[str, str]) -> str:
-    """The address of a pattern with its path arguments filled from `values`."""
+    """The address of a pattern with its path arguments filled from `values` (an argument
+    named nowhere there, as a new page's may be, gets "1")."""
     path = ""
     for part in parts:
-        part = re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: values[m.group(1)], part)
-        part = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values[m.group(1)], part)
+        part = re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: values.get(m.group(1), "1"), part)
+        part = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values.get(m.group(1), "1"), part)
         part = re.sub(r"\([^)]*\)", "1", part)  # an unnamed group: an id
         path += part.lstrip("^").rstrip("$").replace("\\", "")
     return "/" + path
