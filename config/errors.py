@@ -13,14 +13,26 @@ schema's YAML, the docs page's template.
 500.html is rendered without a request (Django's default) so that it needs neither the
 session nor the database, which may be what failed; should rendering it fail all the
 same, `server_error` answers a plain page instead of failing again.
+
+A database that cannot be reached for a moment (a PostgreSQL restart, a lost connection,
+SQLite's "database is locked" after its timeout on the club laptop) is not the site's
+error but a wait: `server_error` answers it 503 with `Retry-After: RETRY_AFTER_SECONDS`
+(`database_unavailable` tells it apart), JSON under /api/ and templates/503.html
+elsewhere — rendered without a request, as 500.html. The table page's offline queue
+(static/js/offline.js) keeps the entry and sends it again, as when the phone is offline.
+Every error raised in a view or a middleware reaches this one handler (Django's
+`response_for_exception`), so no view needs to catch it.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Any
 
+from django.db.utils import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
+from django.template import loader
 from django.utils.translation import gettext as _
 from django.views import defaults
 
@@ -59,7 +71,10 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api(request):
-        return _json(_("You do not have permission to perform this action."), 403)
+        # The refusal's own reason when it has one (a table link's phone is told what it
+        # is for: config/table_link_scope.py), as the 403 page shows it.
+        detail = str(exception) or _("You do not have permission to perform this action.")
+        return _json(detail, 403)
     return defaults.permission_denied(request, exception)
 
 
@@ -69,7 +84,54 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return defaults.page_not_found(request, exception)
 
 
+# How long a client waits before asking again when the database is away (a restart takes
+# a few seconds; SQLite has already waited its own lock timeout).
+RETRY_AFTER_SECONDS = 5
+
+# PostgreSQL's SQLSTATEs of a server going away: class 08 (connection exception) and
+# 57P01-57P03 (admin shutdown, crash shutdown, cannot connect now).
+SERVER_AWAY = ("08", "57P01", "57P02", "57P03")
+# SQLite's words for a write lock held by another connection past the timeout.
+SQLITE_LOCKED = ("database is locked", "database table is locked")
+
+
+def database_unavailable(exc: BaseException | None) -> bool:
+    """Whether `exc` says the database cannot be reached for now (a 503), rather than a
+    bug or a refused statement (a 500): a closed connection (InterfaceError), a failed or
+    broken PostgreSQL connection (psycopg's OperationalError without an SQLSTATE, or one of
+    `SERVER_AWAY`), or SQLite's lock timeout."""
+    if isinstance(exc, InterfaceError):
+        return True
+    if not isinstance(exc, OperationalError):
+        return False
+    cause = exc.__cause__
+    if type(cause).__module__.startswith("sqlite3"):
+        return any(words in str(exc).lower() for words in SQLITE_LOCKED)
+    code = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
+    return code is None or str(code).startswith(SERVER_AWAY)
+
+
+def service_unavailable(request: HttpRequest) -> HttpResponse:
+    """The 503 answer to a database away: JSON under /api/, 503.html elsewhere."""
+    if is_api(request):
+        response: HttpResponse = _json(
+            _("The database cannot be reached for a moment. Try again in a few seconds."), 503
+        )
+    else:
+        try:
+            body = loader.get_template("503.html").render()
+        except Exception:
+            logger.exception("503.html could not be rendered")
+            body = PLAIN_500
+        response = HttpResponse(body, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
+    # Called inside Django's `except` around the failed request: the error is at hand.
+    if database_unavailable(sys.exc_info()[1]):
+        return service_unavailable(request)
     if is_api(request):
         return _json(_("A server error occurred."), 500)
     try:

@@ -4,16 +4,23 @@ Built on django-axes, which counts failed sign-ins (the site's form, the admin's
 API's token endpoint: all go through `django.contrib.auth.authenticate`) in the database,
 so the lockout works whether or not Redis is up.
 
-The policy, chosen so that a club behind one NAT address is not locked out as a whole:
-* username — locked after `LOGIN_FAILURE_LIMIT` failures from anywhere (guessing one
-  person's password from many addresses does not help);
+The policy, chosen so that nobody can aim a lockout at someone else, and a club behind one
+NAT address is not locked out as a whole:
+* username at an address — a (username, address) pair is locked after
+  `LOGIN_FAILURE_LIMIT` failures from that address (`AXES_LOCKOUT_PARAMETERS =
+  [["username", "ip_address"]]`). Failures from elsewhere count against their own address
+  only, so a stranger who knows a scorekeeper's (public) username cannot lock them out at
+  the venue; guessing one password from many addresses is slowed by the address limit;
 * address — locked only after `LOGIN_ADDRESS_FAILURE_LIMIT` failures (much higher; 0 turns
-  it off) against usernames that were not locked yet: someone trying many usernames from
-  one place. Attempts at an already locked username are not counted at all, so a member
-  (or a script) hammering a locked account neither extends its lock nor locks the club;
+  it off) against usernames that were not locked yet: someone trying many usernames (or
+  one username many times under different spellings) from one place. Attempts at an
+  already locked pair are not counted at all, so a member (or a script) hammering a locked
+  account neither extends its lock nor locks the club;
 * both last `LOGIN_COOLOFF_MINUTES` after the last counted failure; a successful sign-in
-  clears that username's failures. An administrator unlocks early by deleting the
-  "access attempts" in the admin or with `manage.py axes_reset_username <name>`.
+  clears that username's failures at that address. Locks are visible in the admin
+  ("Access attempts": username, address, failures, time); an administrator unlocks early by
+  deleting them there or with `manage.py axes_reset_username <name>` /
+  `axes_reset_ip <address>`.
 """
 
 from __future__ import annotations
@@ -46,8 +53,8 @@ def failures_from_address(request: Any) -> int:
 
 
 class LoginGuardHandler(AxesDatabaseHandler):
-    """Axes' database handler (per-username counts, `AXES_LOCKOUT_PARAMETERS =
-    ["username"]`) plus the per-address limit above."""
+    """Axes' database handler (counts per username and address, `AXES_LOCKOUT_PARAMETERS
+    = [["username", "ip_address"]]`) plus the per-address limit above."""
 
     def get_failures(self, request: Any, credentials: dict | None = None) -> int:
         failures = super().get_failures(request, credentials)

@@ -99,6 +99,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A table link's phone reaches its table's pages only (config/table_link_scope.py).
+    "config.table_link_scope.TableLinkScopeMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Inside the messages middleware: a saved form's "saved" message waits for the page.
     "config.middleware.OfflineSubmitMiddleware",
@@ -255,7 +257,8 @@ LOGOUT_REDIRECT_URL = "home"
 
 # Password guessing (django-axes; the policy is explained in config/login_guard.py). Failed
 # sign-ins at the site's form, the admin's and POST /api/v1/auth/token/ are counted in the
-# database. A username is locked after LOGIN_FAILURE_LIMIT failures from anywhere; an
+# database. A username is locked at one address after LOGIN_FAILURE_LIMIT failures from
+# that address (so failures from elsewhere cannot lock a scorekeeper out at the venue); an
 # address only after LOGIN_ADDRESS_FAILURE_LIMIT failures against usernames not locked yet
 # (0: never), because a whole club often signs in from one NAT address and must not be
 # locked out because one member forgot a password. Locks last LOGIN_COOLOFF_MINUTES after
@@ -270,7 +273,8 @@ AUTHENTICATION_BACKENDS = [
     "tournaments.backends.TableLinkBackend",
 ]
 AXES_HANDLER = "config.login_guard.LoginGuardHandler"
-AXES_LOCKOUT_PARAMETERS = ["username"]  # the address limit is the handler's own
+# One lock per (username, address) pair; the address-only limit is the handler's own.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_COOLOFF_MINUTES) if LOGIN_COOLOFF_MINUTES else None
 # Attempts at a locked username are refused without being counted: hammering neither
@@ -281,12 +285,6 @@ AXES_CLIENT_IP_CALLABLE = "config.login_guard.client_address"  # as the API thro
 AXES_LOCKOUT_CALLABLE = "config.login_guard.lockout_response"
 # Failures are kept only as long as they count; successful sign-ins are not logged.
 AXES_DISABLE_ACCESS_LOG = True
-SILENCED_SYSTEM_CHECKS = [
-    # "AXES_LOCKOUT_PARAMETERS does not contain 'ip_address'": the per-address limit is
-    # LoginGuardHandler's own (a higher one, see above), and the username lock does not
-    # depend on the user agent or cookies that the warning is about.
-    "axes.W006",
-]
 
 # Background jobs: a Redis broker when one is configured; otherwise tasks run in-process
 # (after the transaction commits) so a laptop needs nothing else.

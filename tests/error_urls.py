@@ -2,6 +2,9 @@
 (config/urls.py) plus views that fail on purpose, on the site and under /api/."""
 
 from django.core.exceptions import PermissionDenied, SuspiciousOperation
+from django.db import connections
+from django.db.backends.sqlite3.base import DatabaseWrapper
+from django.http import HttpResponse
 from django.urls import path
 from rest_framework.permissions import AllowAny
 from rest_framework.views import APIView
@@ -23,6 +26,27 @@ def broken(request):
     raise RuntimeError("a bug in a page")
 
 
+def sqlite_locked(request):
+    """A write to a real SQLite file that another connection holds locked (the club
+    laptop's database under a long write): SQLite answers "database is locked" after its
+    timeout. The file and the lock are the test's (`request.META["LOCKED_DB"]`)."""
+    wrapper = DatabaseWrapper(
+        {
+            **connections["default"].settings_dict,
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": request.META["LOCKED_DB"],
+            "OPTIONS": {"timeout": 0.1},
+        },
+        alias="locked",
+    )
+    try:
+        with wrapper.cursor() as cursor:
+            cursor.execute("INSERT INTO t VALUES (1)")
+    finally:
+        wrapper.close()
+    return HttpResponse("written")
+
+
 def forbidden(request):
     raise PermissionDenied
 
@@ -38,6 +62,8 @@ urlpatterns = [
     path("api/v1/suspicious/", suspicious),
     path("broken/", broken),
     path("forbidden/", forbidden),
+    path("sqlite-locked/", sqlite_locked),
+    path("api/v1/sqlite-locked/", sqlite_locked),
     path("suspicious/", suspicious),
     *site,
 ]

@@ -40,6 +40,7 @@ CHROME = (
     "templates/403_csrf.html",
     "templates/404.html",
     "templates/500.html",
+    "templates/503.html",
     "templates/conflict.html",
     "templates/tournaments/_nav.html",
     "templates/tournaments/home.html",

@@ -312,12 +312,17 @@ class StaffInvitation(models.Model):
     The link carries this row's id signed with the site's secret
     (`services.staff.invitation_token`); the row says whether it is still good: not past
     `expires_at`, not `used_at`, not `revoked_at`.
+
+    `username` addresses it to an existing account (an organiser named someone): only the
+    account of that name, signed in, accepts it, and it joins as itself. Blank: the link
+    makes a new account (`services.staff.staff_invitation_accept`).
     """
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="staff_invitations"
     )
     role = models.CharField(max_length=12, choices=StaffMember.Role.choices)
+    username = models.CharField(max_length=150, blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -28,6 +28,7 @@ from tournaments.api.common import (
     valid,
 )
 from tournaments.models import Club, Member, Season
+from tournaments.permissions import can_run_club
 from tournaments.services import clubs as services
 from tournaments.services.validation import max_length_of
 
@@ -127,8 +128,32 @@ class MemberIn(StrictInput):
 class MemberOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    code = serializers.CharField()
-    joined_on = serializers.DateField(allow_null=True)
+    code = serializers.CharField(
+        required=False, help_text="The club's organisers only (as on the members page)."
+    )
+    joined_on = serializers.DateField(
+        allow_null=True,
+        required=False,
+        help_text="The club's organisers only (as on the members page).",
+    )
+
+
+# What the web pages keep for a club's organisers (the members list and its CSV); the
+# API leaves them out for everyone else, whose public pages show a member's name only.
+ORGANISER_ONLY = ("code", "joined_on")
+
+
+def member_data(member: Member, club: Club, user: Any, *, many: bool = False) -> Any:
+    """`MemberOut` of one member (or a list), without `ORGANISER_ONLY` fields unless the
+    caller runs the club."""
+    data = MemberOut(member, many=many).data
+    if can_run_club(user, club):
+        return data
+    rows = data if many else [data]
+    for row in rows:
+        for field in ORGANISER_ONLY:
+            row.pop(field, None)
+    return data
 
 
 MEMBER_EXAMPLE = OpenApiExample(
@@ -143,11 +168,14 @@ class MemberListView(APIView):
         tags=["clubs"],
         summary="List a club's members",
         examples=[MEMBER_EXAMPLE],
-        description="Every member of the club, by name.",
+        description="Every member of the club, by name. `code` and `joined_on` only for "
+        "the club's organisers (the web pages keep them for organisers as well).",
         responses={200: MemberOut(many=True), **errors(404)},
     )
     def get(self, request: Any, club: str) -> Response:
-        return Response(MemberOut(_club(club).members.order_by("name", "pk"), many=True).data)
+        found = _club(club)
+        members = found.members.order_by("name", "pk")
+        return Response(member_data(members, found, request.user, many=True))
 
     @extend_schema(
         tags=["clubs"],
@@ -222,11 +250,13 @@ class MemberDetailView(APIView):
                 },
             )
         ],
-        description="Events are the tournaments the member played that the caller may see.",
+        description="Events are the tournaments the member played that the caller may see. "
+        "`code` and `joined_on` only for the club's organisers.",
         responses={200: MemberDetailOut, **errors(404)},
     )
     def get(self, request: Any, club: str, pk: int) -> Response:
-        member = get_object_or_404(_club(club).members, pk=pk)
+        found = _club(club)
+        member = get_object_or_404(found.members, pk=pk)
         history = member_rating_history(member)
         body = {
             **MemberOut(member).data,
@@ -234,7 +264,11 @@ class MemberDetailView(APIView):
             "events": member_events(member, request.user),
             "history": history,
         }
-        return Response(MemberDetailOut(body).data)
+        data = MemberDetailOut(body).data
+        if not can_run_club(request.user, found):
+            for field in ORGANISER_ONLY:
+                data.pop(field, None)
+        return Response(data)
 
 
 class SeasonIn(StrictInput):

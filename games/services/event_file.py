@@ -51,6 +51,7 @@ Decisions where the rules are silent (docs/rules/decisions.md):
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from datetime import datetime
@@ -97,6 +98,16 @@ GENERATOR = "Rummitab"
 MAX_EVENT_FILE_BYTES = 16 * 1024 * 1024
 # The most schema problems one answer lists (a person fixes the first ones and retries).
 MAX_SCHEMA_ERRORS = 20
+# The deepest nesting of arrays and objects an import reads: twice what an exported file
+# needs (the document, rounds, a round, its tables, a table, its games, a game, its
+# results, a result, its racks, a rack, its tiles; tests/games/api/test_event_file_limits.py
+# checks an exported file stays within half of it). A deeper file is refused before it is
+# parsed: Python's JSON parser recurses, and a file nested some thousand levels deep ended
+# in a RecursionError (a 500).
+MAX_EVENT_FILE_DEPTH = 32
+# Strings, in the text of a file, and the brackets outside them.
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 TOURNAMENT_FIELDS = (
     "name", "status", "rules", "ranking", "table_size", "games_per_table", "rounds_planned",
@@ -658,14 +669,41 @@ def event_file_read(data: bytes) -> object:
             _("is larger than {size} MiB.").format(size=MAX_EVENT_FILE_BYTES // (1024 * 1024)),
         )
     try:
-        return json.loads(data.decode("utf-8-sig"))
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise RuleError("file", _("is not UTF-8 text.")) from None
+    if json_depth(text) > MAX_EVENT_FILE_DEPTH:
+        raise RuleError(
+            "file",
+            _("nests arrays and objects more than {depth} levels deep.").format(
+                depth=MAX_EVENT_FILE_DEPTH
+            ),
+        )
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise RuleError(
             "file",
             _("is not JSON: {problem} at line {line}.").format(problem=exc.msg, line=exc.lineno),
         ) from None
+    except (ValueError, RecursionError):
+        # A number of more digits than Python converts (sys.get_int_max_str_digits), or a
+        # nesting the bracket count above did not see (it cannot: kept as a safety net).
+        raise RuleError("file", _("holds a number too long to read.")) from None
+
+
+def json_depth(text: str) -> int:
+    """How deeply the arrays and objects of a JSON text nest (without parsing it): the
+    brackets outside strings, counted. Linear in the text's length, no recursion."""
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    depth = deepest = 0
+    for bracket in brackets:
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
 
 
 def _time(value: str | None) -> datetime | None:

@@ -11,6 +11,10 @@
      cannot be reached, shown on the page as "waiting to send". They are sent again when
      the browser says it is online, when a page loads, and every few seconds meanwhile.
 
+   * not before — a server that answers 503 (its database is away for a moment:
+     config/errors.py) says with Retry-After when to ask again; the entry stays in the
+     outbox exactly as when offline, and the next try waits at least that long.
+
    What the server answers is followed as the browser would have: a redirect (saved) is
    opened; any other answer (the form with its errors, a refusal) is shown by sending
    the same submission once more as an ordinary form post — harmless, since a saved one
@@ -21,6 +25,7 @@
   var OUTBOX = "rummitab-outbox";
   var RETRY_MS = 5000;
   var sending = false;
+  var notBefore = 0;  // no try before this time (ms): the server's Retry-After
 
   function store() {
     try { return window.localStorage; } catch (e) { return null; }
@@ -142,6 +147,12 @@
       // Signed out meanwhile: keep it; it goes once the phone is signed in again.
       if (location.indexOf("/accounts/login/") >= 0) return { outcome: "unreachable" };
       if (response.status === 204) return { outcome: "saved", url: location || item.url };
+      if (response.status === 503) {
+        // The database is away for a moment: kept, as offline; asked again when it says.
+        var seconds = parseInt(response.headers.get("Retry-After") || "", 10);
+        if (seconds > 0) notBefore = Date.now() + seconds * 1000;
+        return { outcome: "unreachable" };
+      }
       if (response.status >= 500) return { outcome: "unreachable" };
       return { outcome: "answered" };
     }, function () {
@@ -179,7 +190,7 @@
   // Send what the outbox holds, oldest first; stop at the first that cannot get through.
   function flush() {
     var items = outbox();
-    if (sending || !items.length) return;
+    if (sending || !items.length || Date.now() < notBefore) return;
     sending = true;
     var item = items[0];
     send(item).then(function (answer) {

@@ -235,8 +235,9 @@ def test_a_private_tournament_opens_to_its_table_link(alice):
     open_round(tournament, alice)
     phone = signed_in(links_of(tournament, alice)[1])
     assert phone.get(entry_path(tournament, 1, 1)).status_code == 200
+    # Its table only (config/table_link_scope.py): not even the tournament's standings.
     assert (
-        phone.get(reverse("tournament-detail", kwargs={"slug": tournament.slug})).status_code == 200
+        phone.get(reverse("tournament-detail", kwargs={"slug": tournament.slug})).status_code == 403
     )
 
 

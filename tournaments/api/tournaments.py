@@ -432,6 +432,11 @@ class InvitationOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
     used_by = serializers.CharField(allow_null=True, help_text="The username it made.")
+    username = serializers.CharField(
+        help_text="The account it is addressed to, as the organiser typed it ('': a link "
+        "that makes a new account). Not checked: it says nothing about whether the "
+        "account exists."
+    )
 
 
 def _invitation_out(request: Any, invitation: StaffInvitation) -> dict[str, Any]:
@@ -455,6 +460,7 @@ def _invitation_out(request: Any, invitation: StaffInvitation) -> dict[str, Any]
             "created_at": invitation.created_at,
             "expires_at": invitation.expires_at,
             "used_by": invitation.used_by.username if invitation.used_by else None,
+            "username": invitation.username,
         }
     ).data
 
@@ -468,6 +474,7 @@ INVITATION_EXAMPLE = {
     "created_at": "2026-12-01T18:00:00Z",
     "expires_at": "2026-12-08T18:00:00Z",
     "used_by": None,
+    "username": "",
 }
 LAST_ORGANISER = {"role": ["alice is the only organiser; make someone else organiser first."]}
 
@@ -487,24 +494,31 @@ class StaffView(TournamentScoped, APIView):
 
     @extend_schema(
         tags=["staff"],
-        summary="Give a user a role",
-        description="Organisers only: make an existing user an `organiser` or `scorekeeper` "
-        "of this tournament (or change the role they have; the last organiser stays one). "
-        "The same user added by two requests at once: one is added, the other gets 409.",
+        summary="Invite an existing account",
+        description="Organisers only: invite the account named `username` as an "
+        "`organiser` or `scorekeeper`; it joins when it accepts (signed in, from its home "
+        "page or the invitation's `link`). The answer is the same invitation whether or "
+        "not such an account exists, so it never tells which usernames exist. Roles of "
+        "present staff change with `staff/{id}/`.",
         request=StaffIn,
-        responses={201: StaffOut, **errors(400, 401, 403, 404, 409)},
+        responses={201: InvitationOut, **errors(400, 401, 403, 404)},
         examples=[
             OpenApiExample(
                 "Scorekeeper", value={"username": "bob", "role": "scorekeeper"}, request_only=True
             ),
-            OpenApiExample("Added", value=STAFF_EXAMPLE, response_only=True),
+            OpenApiExample(
+                "Invited",
+                value={**INVITATION_EXAMPLE, "username": "bob"},
+                response_only=True,
+            ),
         ],
     )
     def post(self, request: Any, slug: str) -> Response:
-        tournament = self.tournament
         data = valid(StaffIn, request.data)
-        member = services.staff_add(tournament=tournament, by=request.user, **data)
-        return Response(StaffOut(member).data, status=status.HTTP_201_CREATED)
+        invitation = staff_services.staff_invite_account(
+            tournament=self.tournament, by=request.user, **data
+        )
+        return Response(_invitation_out(request, invitation), status=status.HTTP_201_CREATED)
 
 
 class StaffMemberView(TournamentScoped, APIView):

@@ -1,12 +1,15 @@
 """Writes for a tournament's staff without the Django admin — each one transaction.
 
-An organiser makes someone staff in one of three ways: names an existing account
-(`tournaments.staff_add`), creates an account here (`staff_account_create`), or hands
+An organiser makes someone staff in one of three ways: invites an existing account by
+its username (`staff_invite_account`; the account joins when it accepts,
+`staff_invitation_join`), creates an account here (`staff_account_create`), or hands
 out an invitation link (`staff_invite`) with which the invitee chooses their own
-username and password (`staff_invitation_accept`). Roles change (`staff_role_change`)
-and staff are removed (`staff_remove`); a removed person keeps their account (the
-results they entered still name them) but loses every right in the tournament at once,
-since `tournaments.permissions` reads the staff rows on every request.
+username and password (`staff_invitation_accept`). `tournaments.staff_add` (a role given
+without asking) is left to management commands and fixtures: no page or API calls it.
+Roles change (`staff_role_change`) and staff are removed (`staff_remove`); a removed
+person keeps their account (the results they entered still name them) but loses every
+right in the tournament at once, since `tournaments.permissions` reads the staff rows on
+every request.
 
 Terms:
 * last organiser — a tournament always keeps one organiser among its staff rows (a
@@ -22,9 +25,15 @@ Terms:
   `GENERATED_PASSWORD_LENGTH` unambiguous characters is made up, returned once (the page
   shows it once) and never stored in clear.
 
+* addressed invitation — an invitation with a `username`: only the active account of that
+  name, signed in, can accept it (it joins as itself); the open ones show on its home page.
+  Made without looking the name up: the row, the answer and the time taken are the same
+  whether or not such an account exists, so an organiser cannot probe for usernames (the
+  staff page lists the invitation under the name typed either way).
+
 Staff may change while a tournament is finished (docs/guide/index.md), so nothing here asks
 `require_open`. Account creation says when a username is taken: that is what the form is
-for, unlike `staff_add`, which must not tell whether an account exists.
+for, unlike inviting an account, which must not tell whether an account exists.
 """
 
 from __future__ import annotations
@@ -240,6 +249,92 @@ def staff_invite(*, tournament: Tournament, by: User, role: str) -> StaffInvitat
     return invitation
 
 
+def _invitee(value: object) -> str:
+    """The username an invitation is addressed to: a non-empty string that fits the user
+    model's field. Whether such an account exists is deliberately not asked."""
+    limit = get_user_model()._meta.get_field("username").max_length
+    if not isinstance(value, str) or not value.strip():
+        raise RuleError("username", _("is required."))
+    value = value.strip()
+    if len(value) > limit:
+        raise RuleError(
+            "username",
+            _("is %(length)s characters long; at most %(limit)s allowed.")
+            % {"length": len(value), "limit": limit},
+        )
+    return value
+
+
+@transaction.atomic
+def staff_invite_account(
+    *, tournament: Tournament, by: User, username: object, role: str
+) -> StaffInvitation:
+    """An invitation addressed to the account named `username` (see "addressed
+    invitation"): it joins with `role` when it accepts. Nothing is looked up, so the
+    answer is the same whether the account exists or not."""
+    require(by, _lock(tournament), "organise", fresh=True)
+    choice("role", role, StaffMember.Role)
+    invitation = StaffInvitation.objects.create(
+        tournament=tournament,
+        role=role,
+        username=_invitee(username),
+        created_by=signed_in_or_none(by),
+        expires_at=timezone.now() + timedelta(days=settings.STAFF_INVITATION_DAYS),
+    )
+    invitation.token = invitation_token(invitation)
+    return invitation
+
+
+def invitations_for(user: User) -> list[StaffInvitation]:
+    """The open invitations addressed to this (signed-in, active) account, each with its
+    `token` for the link, newest first."""
+    if not user.is_authenticated or not user.is_active:
+        return []
+    rows = StaffInvitation.objects.select_related("tournament").filter(
+        username=user.get_username(),
+        used_at__isnull=True,
+        revoked_at__isnull=True,
+        expires_at__gt=timezone.now(),
+    )
+    for invitation in rows:
+        invitation.token = invitation_token(invitation)
+    return list(rows)
+
+
+def invitation_is_for(invitation: StaffInvitation, user: User) -> bool:
+    """Whether `user` is the account an addressed invitation names."""
+    return bool(
+        user.is_authenticated and user.is_active and user.get_username() == invitation.username
+    )
+
+
+@transaction.atomic
+def staff_invitation_join(*, token: str, by: User) -> StaffMember:
+    """The signed-in account an addressed invitation names accepts it: it becomes staff
+    with the invitation's role (a present organiser stays organiser: an invitation never
+    lowers a role). Under the tournament's and the invitation's row locks."""
+    invitation = staff_invitation_for(token)
+    _lock(invitation.tournament_id)
+    invitation = staff_invitation_for(token, lock=True)
+    if not invitation.username or not invitation_is_for(invitation, by):
+        raise RuleError("token", _(NOT_YOURS))
+    member = StaffMember.objects.filter(tournament=invitation.tournament, user=by).first()
+    if member is None:
+        member = StaffMember(tournament=invitation.tournament, user=by, role=invitation.role)
+    elif member.role != StaffMember.Role.ORGANISER:
+        member.role = invitation.role
+    stamp_history_user(member, by).save()
+    invitation.used_at = timezone.now()
+    invitation.used_by = by
+    invitation.save(update_fields=["used_at", "used_by"])
+    return member
+
+
+NOT_YOURS = gettext_noop(
+    "This invitation is for another account: sign in as the account it names to accept it."
+)
+
+
 @transaction.atomic
 def staff_invitation_revoke(*, invitation: StaffInvitation, by: User) -> StaffInvitation:
     """Withdraw an unused invitation; its link then opens a page saying so. A used one
@@ -304,6 +399,8 @@ def staff_invitation_accept(*, token: str, by: User, username: str, password: st
     invitation = staff_invitation_for(token)
     _lock(invitation.tournament_id)
     invitation = staff_invitation_for(token, lock=True)
+    if invitation.username:  # addressed to an account: it joins as itself
+        raise RuleError("token", _(NOT_YOURS))
     user = _create_user(*_account_values(username, password, generate=False)[:2])
     member = StaffMember(tournament=invitation.tournament, user=user, role=invitation.role)
     stamp_history_user(member, user).save()

@@ -9,6 +9,7 @@ from django.shortcuts import render
 
 from ..models import Club, Tournament
 from ..selectors import tournaments_visible_to
+from ..services.staff import invitations_for
 from ..web import NumberConverter  # noqa: F401  registers the "num" converter
 
 
@@ -23,5 +24,10 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/home.html",
-        {"sections": sections, "clubs": Club.objects.order_by("name")},
+        {
+            "sections": sections,
+            "clubs": Club.objects.order_by("name"),
+            # Staff invitations addressed to this account (tournaments.services.staff).
+            "invitations": invitations_for(request.user),
+        },
     )

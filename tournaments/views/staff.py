@@ -1,7 +1,9 @@
 """The Staff page and what it leads to, all without the Django admin: who is staff (each
 with a role to change and a way to remove them), an account created for someone
-(`staff_account_create`), an existing account given a role (`staff_add`), invitation
-links (make, copy, revoke) and the page an invitee opens to join.
+(`staff_account_create`), an existing account invited by its username
+(`staff_invite_account`: it joins when it accepts, and the answer never says whether the
+account exists), invitation links (make, copy, revoke) and the page an invitee opens to
+join.
 
 Every write is one service call; a `RuleError` lands beside its field and nothing is
 saved. A generated password is shown once, on the page that answers its creation, and is
@@ -20,6 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -30,10 +33,9 @@ from django.views.decorators.http import require_POST
 from scoring.errors import Conflict, RuleError
 
 from ..forms import InvitationAcceptForm, InvitationForm, StaffAccountForm, StaffForm
-from ..models import StaffMember, Tournament
+from ..models import StaffInvitation, StaffMember, Tournament
 from ..selectors import invitations_of, staff_of
 from ..services import staff as staff_services
-from ..services import tournaments as services
 from ..web import add_rule_errors, tournament_context, tournament_page
 
 # The backend that signs in an invitee who just chose their password (django-axes' own
@@ -84,17 +86,40 @@ def _staff_page(
 
 @tournament_page("organise")
 def staff(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """The staff list and its forms; POST gives an existing account a role."""
+    """The staff list and its forms; POST invites an existing account by its username
+    (`staff_invite_account`): the same answer whether or not the account exists."""
     form = StaffForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            member = services.staff_add(tournament=tournament, by=request.user, **form.cleaned_data)
+            invitation = staff_services.staff_invite_account(
+                tournament=tournament, by=request.user, **form.cleaned_data
+            )
         except RuleError as error:
             add_rule_errors(form, error)
         else:
-            messages.success(request, _now_role(member))
+            messages.success(request, invited_message(invitation))
             return redirect("tournament-staff", slug=tournament.slug)
     return _staff_page(request, tournament, form=form)
+
+
+def invited_message(invitation: StaffInvitation) -> str:
+    """What inviting an account by name answers: the same words whether it exists or not."""
+    names = {"username": invitation.username}
+    if invitation.role == StaffMember.Role.ORGANISER:
+        return (
+            _(
+                "If an account named %(username)s exists, it is invited as organiser; "
+                "it joins when it accepts."
+            )
+            % names
+        )
+    return (
+        _(
+            "If an account named %(username)s exists, it is invited as scorekeeper; "
+            "it joins when it accepts."
+        )
+        % names
+    )
 
 
 @require_POST
@@ -202,11 +227,15 @@ def invitation_revoke(request: HttpRequest, tournament: Tournament, pk: int) -> 
 
 
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
-    """The invitee's page: choose a username and a password, and join with the role."""
+    """The invitee's page: choose a username and a password, and join with the role. An
+    invitation addressed to an account is accepted by that account, signed in
+    (`_join`)."""
     try:
         invitation = staff_services.staff_invitation_for(token)
     except RuleError as error:
         return _unusable(request, error)
+    if invitation.username:
+        return _join(request, invitation, token)
     form = InvitationAcceptForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -219,19 +248,41 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
             add_rule_errors(form, error)
         else:
             login(request, member.user, backend=SIGN_IN_BACKEND)
-            messages.success(
-                request,
-                _("Welcome, %(username)s: you are %(role)s of %(tournament)s.")
-                % {
-                    "username": member.user.username,
-                    "role": member.get_role_display().lower(),
-                    "tournament": member.tournament.name,
-                },
-            )
+            messages.success(request, _welcome(member))
             return redirect("tournament-detail", slug=member.tournament.slug)
     return render(
         request, "tournaments/invitation_accept.html", {"invitation": invitation, "form": form}
     )
+
+
+def _join(request: HttpRequest, invitation: StaffInvitation, token: str) -> HttpResponse:
+    """An addressed invitation: sign in first; the account it names accepts with a POST;
+    any other account is told it is not theirs (and nothing about the one it names)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not staff_services.invitation_is_for(invitation, request.user):
+        return render(
+            request,
+            "tournaments/invitation_unusable.html",
+            {"message": _(staff_services.NOT_YOURS)},
+            status=403,
+        )
+    if request.method == "POST":
+        try:
+            member = staff_services.staff_invitation_join(token=token, by=request.user)
+        except RuleError as error:
+            return _unusable(request, error)
+        messages.success(request, _welcome(member))
+        return redirect("tournament-detail", slug=member.tournament.slug)
+    return render(request, "tournaments/invitation_accept.html", {"invitation": invitation})
+
+
+def _welcome(member: StaffMember) -> str:
+    return _("Welcome, %(username)s: you are %(role)s of %(tournament)s.") % {
+        "username": member.user.username,
+        "role": member.get_role_display().lower(),
+        "tournament": member.tournament.name,
+    }
 
 
 def _now_role(member: StaffMember) -> str:
