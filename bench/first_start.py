@@ -50,6 +50,48 @@ def answers(url: str) -> bool:
         return False
 
 
+def run_make(clone: Path, env: dict, port: int, timeout: int, log_path: Path):
+    """Run `make run` in the clone; return when each phase began and when the site answered
+    (None if it never did), in seconds from the start."""
+    url = f"http://127.0.0.1:{port}/"
+    log = log_path.open("w")
+    start = time.monotonic()
+    seen: dict[str, float] = {}
+    make = subprocess.Popen(
+        ["make", "run", f"PORT={port}"],
+        cwd=clone,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,  # its own process group: stopped whole at the end
+    )
+
+    def read() -> None:
+        for line in make.stdout:
+            log.write(line)
+            for phase, marker in PHASES:
+                if phase not in seen and marker in line:
+                    seen[phase] = time.monotonic() - start
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    answered = None
+    try:
+        while time.monotonic() - start < timeout and make.poll() is None:
+            if answers(url):
+                answered = time.monotonic() - start
+                break
+            time.sleep(0.5)
+    finally:
+        os.killpg(make.pid, signal.SIGTERM)
+        make.wait(timeout=30)
+        reader.join(timeout=5)
+        log.close()
+
+    return seen, answered
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cold", action="store_true", help="empty package caches")
@@ -73,40 +115,7 @@ def main() -> int:
     subprocess.run(["git", "clone", "--quiet", "--no-checkout", str(ROOT), str(clone)], check=True)
     subprocess.run(["git", "-C", str(clone), "checkout", "--quiet", commit], check=True)
 
-    log = (work / "make.log").open("w")
-    start = time.monotonic()
-    seen: dict[str, float] = {}
-    make = subprocess.Popen(
-        ["make", "run", f"PORT={args.port}"],
-        cwd=clone,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,  # its own process group: stopped whole at the end
-    )
-
-    def read() -> None:
-        for line in make.stdout:
-            log.write(line)
-            for phase, marker in PHASES:
-                if phase not in seen and marker in line:
-                    seen[phase] = time.monotonic() - start
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    answered = None
-    try:
-        while time.monotonic() - start < args.timeout and make.poll() is None:
-            if answers(url):
-                answered = time.monotonic() - start
-                break
-            time.sleep(0.5)
-    finally:
-        os.killpg(make.pid, signal.SIGTERM)
-        make.wait(timeout=30)
-        reader.join(timeout=5)
-        log.close()
+    seen, answered = run_make(clone, env, args.port, args.timeout, work / "make.log")
 
     print(f"fresh clone of {args.ref}, {'cold' if args.cold else 'warm'} package cache")
     for phase, _ in PHASES:
