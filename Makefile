@@ -13,13 +13,14 @@ PORT ?= 8000
 .PHONY: run lan test install install-dev lock lint format messages bench clean
 
 # --- Installing: the exact versions of the lock files (docs/operations/install.md) -------
-# requirements/run.txt pins (with hashes) what the site needs: `make run` and `make lan`
-# install only that ($(STAMP)). requirements/dev.txt pins the same plus the test, lint and
-# docs tools: `make test` ($(DEV_STAMP)). uv installs them (from PyPI; about ten times
-# pip's speed); uv itself comes by pip from requirements/uv.txt (its version's hashes).
-# `make INSTALLER=pip ...` installs the same locks with pip instead.
-# `make lock` remakes the locks from pyproject.toml, keeping every pin that still fits;
-# `make lock UPGRADE=1` moves every pin to the newest release its range allows.
+# requirements/run.txt pins (with hashes) what the site needs and MkDocs, which builds its
+# help pages (pyproject's `docs` extra): `make run` and `make lan` install only that
+# ($(STAMP)). requirements/dev.txt pins the same plus the test and lint tools (the `dev`
+# extra): `make test` ($(DEV_STAMP)). uv installs them, from PyPI; uv itself comes by pip
+# from requirements/uv.txt (its version's hashes). `make INSTALLER=pip ...` installs the
+# same locks with pip instead. `make lock` remakes the locks from pyproject.toml, keeping
+# every pin that still fits; `make lock UPGRADE=1` moves every pin to the newest release
+# its range allows.
 INSTALLER ?= uv
 UV_VERSION := 0.13.9
 UV := $(BIN)/uv
@@ -59,8 +60,8 @@ install: $(STAMP)
 install-dev: $(DEV_STAMP)
 
 lock: | $(UV)
-	$(LOCK) pyproject.toml -o requirements/run.txt
-	$(LOCK) pyproject.toml --extra dev -c requirements/run.txt -o requirements/dev.txt
+	$(LOCK) pyproject.toml --extra docs -o requirements/run.txt
+	$(LOCK) pyproject.toml --extra docs --extra dev -c requirements/run.txt -o requirements/dev.txt
 	$(BIN)/python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))\
 	['build-system']['requires'], sep='\n')" | $(LOCK) - -o requirements/build.txt
 	echo 'uv==$(UV_VERSION)' | $(LOCK) - -o requirements/uv.txt

@@ -4,7 +4,7 @@ Terms: a *lock* is one of requirements/*.txt, written by `make lock` (uv pip com
 package of the install pinned `name==version`, each with the hashes of its files, some
 behind an environment marker (one version below Python 3.11.5, another from it on). A
 *pin fits* a requirement when its version is in the requirement's range. The *run* lock is
-what `make run` installs (pyproject's dependencies); the *dev* lock is what `make test`
+what `make run` installs (pyproject's dependencies and its `docs` extra); the *dev* lock is what `make test`
 installs (the same plus the `dev` extra), made with the run lock as constraints so the two
 agree on every package they share. A failure here means: run `make lock`, commit the locks.
 """
@@ -58,7 +58,10 @@ def assert_fits(declared: list[str], pins: dict, lock: str) -> None:
             )
 
 
-RUNTIME = PYPROJECT["project"]["dependencies"]
+# `make run` builds the help pages, so the run lock holds the `docs` extra (MkDocs) too.
+RUNTIME = PYPROJECT["project"]["dependencies"] + PYPROJECT["project"]["optional-dependencies"].get(
+    "docs", []
+)
 DEV = PYPROJECT["project"]["optional-dependencies"]["dev"]
 
 
