@@ -3,10 +3,11 @@
 Terms: a *lock* is one of requirements/*.txt, written by `make lock` (uv pip compile): every
 package of the install pinned `name==version`, each with the hashes of its files, some
 behind an environment marker (one version below Python 3.11.5, another from it on). A
-*pin fits* a requirement when its version is in the requirement's range. The *run* lock is
-what `make run` installs (pyproject's dependencies and its `docs` extra); the *dev* lock is what `make test`
-installs (the same plus the `dev` extra), made with the run lock as constraints so the two
-agree on every package they share. A failure here means: run `make lock`, commit the locks.
+*pin fits* a requirement when its version is in the requirement's range. The *run* lock
+is what `make run` installs (pyproject's dependencies and its `docs` extra); the *dev*
+lock is what `make test` installs (the same plus the `dev` extra), made with the run lock
+as constraints so the two agree on every package they share. A failure here means: run
+`make lock`, commit the locks.
 """
 
 from __future__ import annotations
