@@ -102,7 +102,7 @@ def old_leaf_db(tmp_path_factory) -> Path:
 def new_db(tmp_path_factory) -> Path:
     db = tmp_path_factory.mktemp("new") / "new.sqlite3"
     out = _manage(db, "manage.py", "migrate", "--no-input")
-    # A new database runs the squashes only, none of the old chain.
+    # A new database runs the squashes, none of the old chain.
     assert "Applying tournaments.0001_squashed_0016_stage_division_restrict... OK" in out
     assert "Applying games.0001_squashed_0005_forfeit_absence_substitute... OK" in out
     assert "0002_seating_plan" not in out
@@ -110,16 +110,18 @@ def new_db(tmp_path_factory) -> Path:
     return db
 
 
-def test_the_squash_builds_the_schema_of_the_old_chain(old_leaf_db, new_db):
-    old, new = _schema(old_leaf_db), _schema(new_db)
-    assert "tournaments_webhookdelivery" in new
-    assert sum(len(parts[3]) for parts in new.values()) > 40  # the CHECKs were compared
-    assert sorted(old) == sorted(new)
-    for table in old:
-        assert old[table] == new[table], table
+def test_a_new_database_runs_the_squashes_only(new_db):
+    con = sqlite3.connect(new_db)
+    applied = set(con.execute("SELECT app, name FROM django_migrations").fetchall())
+    con.close()
+    # Django records the squash and, as applied with it, each migration it replaces.
+    assert set(SQUASHES) <= applied
+    assert ("tournaments", "0016_stage_division_restrict") in applied
 
 
-def test_a_database_at_the_old_leaf_upgrades_without_running_anything(old_leaf_db):
+def test_a_database_at_the_old_leaf_upgrades_to_the_schema_of_a_new_one(old_leaf_db, new_db):
+    """Nothing of the old chain or the squash runs again; migrations written after the
+    squash (on the old leaf or on it) do; the schema is then the new database's."""
     con = sqlite3.connect(old_leaf_db)
     before = con.execute("SELECT app, name FROM django_migrations").fetchall()
     con.close()
@@ -128,11 +130,21 @@ def test_a_database_at_the_old_leaf_upgrades_without_running_anything(old_leaf_d
 
     out = _manage(old_leaf_db, "manage.py", "migrate", "--no-input")
 
-    assert "No migrations to apply." in out
+    ran = re.findall(r"Applying (\w+)\.(\w+)\.\.\.", out)
+    for app, name in ran:
+        assert "squashed" not in name, name
+        assert (app, name) not in before, name
     con = sqlite3.connect(old_leaf_db)
     after = set(con.execute("SELECT app, name FROM django_migrations").fetchall())
     con.close()
     assert set(SQUASHES) <= after  # recorded as applied, so later ones follow them
+
+    old, new = _schema(old_leaf_db), _schema(new_db)
+    assert "tournaments_webhookdelivery" in new
+    assert sum(len(parts[3]) for parts in new.values()) > 40  # the CHECKs were compared
+    assert sorted(old) == sorted(new)
+    for table in old:
+        assert old[table] == new[table], table
 
 
 class _LoaderWithNewMigrations(MigrationLoader):
