@@ -7,19 +7,65 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
 
 PORT ?= 8000
 
-.PHONY: run lan test install lint format messages bench clean docs screenshots
+.PHONY: run lan test install install-dev lock lint format messages bench clean docs screenshots
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+# --- Installing: the exact versions of the lock files (docs/operations/install.md) -------
+# requirements/run.txt pins (with hashes) what the site needs and MkDocs, which builds its
+# help pages (pyproject's `docs` extra): `make run` and `make lan` install only that
+# ($(STAMP)). requirements/dev.txt pins the same plus the test and lint tools (the `dev`
+# extra): `make test` ($(DEV_STAMP)). uv installs them, from PyPI; uv itself comes by pip
+# from requirements/uv.txt (its version's hashes). `make INSTALLER=pip ...` installs the
+# same locks with pip instead. `make lock` remakes the locks from pyproject.toml, keeping
+# every pin that still fits; `make lock UPGRADE=1` moves every pin to the newest release
+# its range allows.
+INSTALLER ?= uv
+UV_VERSION := 0.13.9
+UV := $(BIN)/uv
+STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
+LOCK := $(UV) pip compile --quiet --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command 'make lock' $(if $(UPGRADE),--upgrade)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(UV): requirements/uv.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements/uv.txt
+	touch $(UV)
+
+ifeq ($(INSTALLER),pip)
+INSTALLS_WITH := $(BIN)/python
+install_lock = $(BIN)/python -m pip install --quiet --require-hashes -r $(1) \
+	&& $(BIN)/python -m pip install --quiet --no-deps -e .
+else
+INSTALLS_WITH := $(UV)
+install_lock = $(UV) pip install --quiet --python $(BIN)/python --require-hashes \
+	--build-constraints requirements/build.txt -r $(1) \
+	&& $(UV) pip install --quiet --python $(BIN)/python --no-deps \
+	--build-constraints requirements/build.txt -e .
+endif
+
+$(STAMP): requirements/run.txt requirements/build.txt pyproject.toml | $(INSTALLS_WITH)
+	$(call install_lock,requirements/run.txt)
+	touch $@
+
+$(DEV_STAMP): requirements/dev.txt requirements/build.txt pyproject.toml | $(INSTALLS_WITH)
+	$(call install_lock,requirements/dev.txt)
+	touch $@
 
 install: $(STAMP)
+install-dev: $(DEV_STAMP)
+
+lock: | $(UV)
+	$(LOCK) pyproject.toml --extra docs -o requirements/run.txt
+	$(LOCK) pyproject.toml --extra docs --extra dev -c requirements/run.txt -o requirements/dev.txt
+	$(BIN)/python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))\
+	['build-system']['requires'], sep='\n')" | $(LOCK) - -o requirements/build.txt
+	echo 'uv==$(UV_VERSION)' | $(LOCK) - -o requirements/uv.txt
+# -----------------------------------------------------------------------------------------
 
 run: $(STAMP) docs
 	$(BIN)/python manage.py migrate --no-input
@@ -42,12 +88,12 @@ lan: $(STAMP) docs
 	$(BIN)/python manage.py migrate --no-input
 	PORT=$(PORT) $(BIN)/python -m config.lan --port $(PORT)
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(BIN)/python -m pytest
 	$(MAKE) lint
 
 # Style, complexity (ruff), the layer contracts (import-linter) and the pure engine's types.
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
@@ -62,10 +108,10 @@ docs: $(STAMP)
 
 # The screenshots of docs/first-tournament.md, taken again by the browser test that walks
 # the flow (tests/browser/test_docs_walkthrough.py); commit the PNGs it writes.
-screenshots: $(STAMP)
+screenshots: $(DEV_STAMP)
 	DOCS_SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_docs_walkthrough.py -q
 
-format: $(STAMP)
+format: $(DEV_STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 

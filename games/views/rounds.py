@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import os
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import segno
 from django import forms
@@ -37,7 +37,6 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
-from weasyprint import CSS, HTML
 
 from scoring.errors import RuleError
 from scoring.seating.words import PER_GAME_HINT, quality_sentences
@@ -66,6 +65,9 @@ from ..selectors import round_tables
 from ..services import rounds as services
 from ..services.stages import round_stage_words
 from .caching import Conditional
+
+if TYPE_CHECKING:
+    from weasyprint import CSS
 
 
 def _table_cards(round_: Round, query: str) -> list[dict[str, Any]]:
@@ -517,6 +519,11 @@ def round_sheets_pdf(
 
 def sheets_pdf(html: str, size: str) -> bytes:
     """The PDF of the sheets page `html` on paper `size` (a CSS @page size)."""
+    # WeasyPrint is imported on the first PDF, not with the module: loading it (Pango
+    # through cffi) takes about a second, which every manage.py command and every start of
+    # the site paid because the URL checks import this module (docs/operations/install.md).
+    from weasyprint import HTML
+
     path = finders.find("css/site.css")
     return HTML(string=html).write_pdf(stylesheets=_stylesheets(path, os.path.getmtime(path), size))
 
@@ -525,6 +532,8 @@ def sheets_pdf(html: str, size: str) -> bytes:
 def _stylesheets(path: str, mtime: float, size: str) -> list[CSS]:
     """site.css and the paper size, parsed once per process (about a second of a PDF's
     time otherwise); `mtime` makes an edited site.css count at once."""
+    from weasyprint import CSS
+
     return [CSS(filename=path), CSS(string=f"@page {{ size: {size}; }}")]
 
 

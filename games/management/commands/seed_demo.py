@@ -94,6 +94,10 @@ def deal_racks(rng: random.Random, players: int, *, exhausted: bool) -> list[lis
 
 class Command(BaseCommand):
     help = "Create the demo tournaments (idempotent)."
+    # No system checks: they import every URL and view (seconds of a first start, see
+    # docs/operations/install.md) to check nothing this command uses; `runserver`, which
+    # `make run` starts next, runs them all.
+    requires_system_checks: list[str] = []
 
     def handle(self, *args, **options):
         with backups_paused():

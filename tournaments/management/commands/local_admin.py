@@ -7,6 +7,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 class Command(BaseCommand):
     help = "Create a local admin/admin superuser (only while DEBUG is on)."
+    # No system checks: they import every URL and view (seconds of `make run`'s first
+    # start) to check nothing this command uses; `runserver` runs them all next.
+    requires_system_checks: list[str] = []
 
     def handle(self, *args, **options):
         # A known password is only acceptable on a developer's own machine.
