@@ -553,6 +553,20 @@ class TimelineItem:
     # (a staged tournament has no one count of rounds planned: a race's length is open).
     rounds: int = 0
 
+    @property
+    def state_words(self) -> str:
+        return stage_state_words(self.stage, self.race)
+
+
+def stage_state_words(stage: Stage, race: RaceView | None) -> str:
+    """A stage's state as every page says it: "Decided" once its race is won or decided
+    (the stage stays open in the data, as a correction that undoes the decision reopens
+    the race, but nothing more is played in it), else its status ("Next", "Running",
+    "Done"). The one source of the label, so the timeline and the stage's own page agree."""
+    if race is not None and race.over and stage.status != Stage.Status.CLOSED:
+        return _("Decided")
+    return str(stage.get_status_display())
+
 
 def stages_timeline(tournament: Tournament) -> list[TimelineItem]:
     """The stages in order (side events among them), each with its rounds opened so far

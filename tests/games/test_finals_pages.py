@@ -81,3 +81,19 @@ def test_a_side_event_is_started_from_the_closed_stage_page(as_user, alice):
     assert Stage.objects.filter(kind="side").count() == 1
     opening = text(organiser.get(reverse("round-open", kwargs={"slug": tournament.slug})))
     assert "Two stages are open at once" in opening
+
+
+def test_a_decided_final_says_decided_on_its_page_and_in_the_timeline_never_running(
+    as_user, alice
+):
+    """One label for the stage's state (`stage_state_words`): the race decided, the stage
+    page's own line and the timeline both say "Decided"; before, both say "Running"."""
+    tournament, _q, _final, entrants = _to_final(alice)
+    _win(tournament, alice, entrants, entrants[1])
+    page = text(as_user("anon").get(_url(tournament, 2, "stage-detail")))
+    assert "Final · Running" in page
+    _win(tournament, alice, entrants, entrants[1])
+    page = text(as_user("anon").get(_url(tournament, 2, "stage-detail")))
+    assert "Final · Decided" in page
+    assert "Running" not in page
+    assert '<span class="stage-state">Decided</span>' in page
