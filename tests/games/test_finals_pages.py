@@ -97,3 +97,15 @@ def test_a_decided_final_says_decided_on_its_page_and_in_the_timeline_never_runn
     assert "Final · Decided" in page
     assert "Running" not in page
     assert '<span class="stage-state">Decided</span>' in page
+
+
+def test_the_champion_s_trophy_is_an_svg_the_site_ships_not_an_emoji(client, alice):
+    tournament, _q, _final, entrants = _to_final(alice)
+    for _game in range(2):
+        _win(tournament, alice, entrants, entrants[3])
+    body = client.get(_url(tournament, 2, "stage-projector-live")).content.decode()
+    champion = body[body.index('class="final-champion"') :]
+    champion = champion[: champion.index("</tr>")]
+    assert '<svg class="icon trophy"' in champion and 'aria-hidden="true"' in champion
+    assert "\U0001f3c6" not in body  # the emoji, an empty box without an emoji font
+    assert 'style="' not in body
