@@ -211,7 +211,9 @@ def _history(
         kind = {"+": created, "-": "deleted"}.get(record.history_type, "changed")
         if changes or kind != "changed":
             user = record.history_user
-            entries.append(HistoryEntry(record.history_date, user and user_display_name(user), kind, changes))
+            entries.append(
+                HistoryEntry(record.history_date, user and user_display_name(user), kind, changes)
+            )
         previous = record
     return entries[::-1]
 

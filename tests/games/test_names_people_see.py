@@ -24,9 +24,7 @@ pytestmark = pytest.mark.django_db
 
 
 def game_at(tournament, table: int = 1, number: int = 1) -> Game:
-    return Game.objects.get(
-        table__round__tournament=tournament, table__number=table, number=number
-    )
+    return Game.objects.get(table__round__tournament=tournament, table__number=table, number=number)
 
 
 @pytest.fixture
@@ -46,9 +44,7 @@ def with_substitute(game: Game, by, name: str):
     )
 
 
-def test_the_display_name_of_a_link_user_is_its_table_and_of_a_person_the_username(
-    link_user, bob
-):
+def test_the_display_name_of_a_link_user_is_its_table_and_of_a_person_the_username(link_user, bob):
     assert link_user.username.endswith("-r1-t1-link")
     assert user_display_name(link_user) == "Table 1, round 1"
     assert user_display_name(bob) == "bob"
@@ -57,7 +53,9 @@ def test_the_display_name_of_a_link_user_is_its_table_and_of_a_person_the_userna
 
 def test_the_table_page_names_the_table_not_the_link_username(as_user, club, link_user):
     enter_rummikub(game_at(club), link_user)
-    penalty_record(game=game_at(club), by=link_user, player=seated(game_at(club))[1], kind="timeout")
+    penalty_record(
+        game=game_at(club), by=link_user, player=seated(game_at(club))[1], kind="timeout"
+    )
     page = text(as_user("bob").get(table_url(club), {"game": 1}))
     assert "-link" not in page
     assert "(Table 1, round 1, " in page  # the penalty list

@@ -224,7 +224,7 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
                 _("Welcome, %(username)s: you are %(role)s of %(tournament)s.")
                 % {
                     "username": member.user.username,
-                    "role": member.get_role_display().lower(),
+                    "role": member.get_role_display(),
                     "tournament": member.tournament.name,
                 },
             )
