@@ -36,8 +36,8 @@ from .selectors import StandingsTable, confirmed_racks
 STANDINGS_PLAYER_COLUMNS = ("rank", "player_id", "number", "name", "club", "status")
 RESULTS_COLUMNS = (
     "round", "table", "game", "version", "end", "seat", "player_number", "player",
-    "substitute", "tiles", "points", "tile_count", "jokers", "no_meld", "charge", "score", "sanction",
-    "winner", "submitted_by", "confirmed_by",
+    "substitute", "tiles", "points", "tile_count", "jokers", "no_meld", "charge", "score",
+    "sanction", "winner", "submitted_by", "confirmed_by",
 )  # fmt: skip
 
 

@@ -37,7 +37,9 @@ def link_user(club, alice):
 def with_substitute(game: Game, by, name: str):
     players = seated(game)
     racks = [{"player": players[0], "tiles": ""}]
-    racks += [{"player": p, "tiles": t} for p, t in zip(players[1:], ("R4", "B10", "K2"))]
+    racks += [
+        {"player": p, "tiles": t} for p, t in zip(players[1:], ("R4", "B10", "K2"), strict=True)
+    ]
     racks[1]["substitute"] = name
     return result_submit(
         game=game, by=by, based_on=0, end="rummikub", winner=players[0], racks=racks
