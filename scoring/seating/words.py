@@ -29,7 +29,7 @@ from scoring.i18n import _, gettext_noop, ngettext
 PER_GAME_HINT = gettext_noop(
     "Players at smaller tables play fewer games, and this tournament ranks by totals, "
     "which favour the bigger tables. To compare them fairly, change the tournament's "
-    "ranking in its settings to score per game or won per game."
+    "ranking in its settings to score per game or games won per game."
 )
 
 

@@ -48,7 +48,7 @@ def test_the_preview_shows_the_draw_and_saves_nothing(as_user, fourteen):
     # does not read as if the per-game ranking were already the tournament's.
     assert "this tournament ranks by totals" in page
     words = html.unescape(page)
-    assert "change the tournament's ranking in its settings to score per game" in words
+    assert "ranking in its settings to score per game or games won per game" in words
     assert "(the tournament's ranking)" not in words
     assert "Nobody meets an earlier opponent again." in page
     assert f"Seating: {Round.Method.RANDOM.label} · seed" in page  # words, not the key
