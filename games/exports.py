@@ -5,7 +5,10 @@ Terms:
   name, club, status`, then every metric of the ranking in ranking order, then every other
   metric the snapshot holds, in the order of `scoring.standings.METRICS`.
 * results CSV — one row per rack of every confirmed result; `score` is the game score
-  before sanction points and `sanction` what comes off it.
+  before sanction points and `sanction` what comes off it; `substitute` names whoever
+  played the seat instead of its player (empty: the player did); `submitted_by` and
+  `confirmed_by` are display names (`tournaments.people`: "Table 1, round 1" for a table
+  link).
 * qualified CSV — the players who take the tournament's qualification slots, in standings
   order: `event, qualify_event, slot, rank, number, name, club, member_code,
   decided_by_lot` (`slot` counts 1..N; `decided_by_lot` is 1 for a player whose slot
@@ -25,6 +28,7 @@ from __future__ import annotations
 from scoring.standings import METRICS
 from tournaments.csv_files import csv_text
 from tournaments.models import Player, Tournament
+from tournaments.people import user_display_name
 
 from .models import Seat
 from .selectors import StandingsTable, confirmed_racks
@@ -32,8 +36,8 @@ from .selectors import StandingsTable, confirmed_racks
 STANDINGS_PLAYER_COLUMNS = ("rank", "player_id", "number", "name", "club", "status")
 RESULTS_COLUMNS = (
     "round", "table", "game", "version", "end", "seat", "player_number", "player",
-    "tiles", "points", "tile_count", "jokers", "no_meld", "charge", "score", "sanction",
-    "winner", "submitted_by", "confirmed_by",
+    "substitute", "tiles", "points", "tile_count", "jokers", "no_meld", "charge", "score",
+    "sanction", "winner", "submitted_by", "confirmed_by",
 )  # fmt: skip
 
 
@@ -73,11 +77,11 @@ def results_csv(tournament: Tournament) -> str:
             rack.result.game.table.round.number, rack.result.game.table.number,
             rack.result.game.number, rack.result.version, rack.result.end,
             positions.get((rack.result.game.table_id, rack.player_id)),
-            rack.player.number, rack.player.name,
+            rack.player.number, rack.player.name, rack.substitute,
             "" if rack.tiles is None else rack.tiles, rack.points, rack.tile_count,
             rack.jokers, rack.no_meld or "", rack.charge, rack.score, rack.sanction,
-            int(rack.winner), rack.result.submitted_by.username,
-            rack.result.confirmed_by.username if rack.result.confirmed_by else "",
+            int(rack.winner), user_display_name(rack.result.submitted_by),
+            user_display_name(rack.result.confirmed_by),
         ]
         for rack in confirmed_racks(tournament)
     )  # fmt: skip

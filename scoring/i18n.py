@@ -17,6 +17,13 @@ Terms:
 * ``gettext_noop(message)`` — marks a constant (a metric's or an option's name) for the
   catalogs without translating it at import time, when no language is active yet; the
   page or API that shows it translates it then.
+* ``isolate(text)`` — free text (a player's name, a club) put inside a sentence built in
+  Python, between the Unicode isolates FIRST STRONG ISOLATE (U+2068) and POP DIRECTIONAL
+  ISOLATE (U+2069): the name takes its own direction from its first letter, so a Hebrew
+  name in an English sentence (or "Ann 3" in a Hebrew one) neither reorders the words
+  around it nor pulls in its neighbours' digits and commas. The plain-text twin of
+  `<bdi>` (games.templatetags.bidi); invisible when shown, and kept in API strings and
+  messages alike.
 """
 
 from __future__ import annotations
@@ -54,3 +61,12 @@ def ngettext(singular: str, plural: str, count: int) -> str:
 
 def gettext_noop(message: str) -> str:
     return message
+
+
+FSI, PDI = "\u2068", "\u2069"
+
+
+def isolate(text: object) -> str:
+    """``text`` between FSI and PDI (an empty text stays empty)."""
+    value = str(text)
+    return f"{FSI}{value}{PDI}" if value else ""

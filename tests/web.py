@@ -60,13 +60,14 @@ def field_errors(page: str, field_id: str) -> list[str]:
     return [html.unescape(re.sub(r"<[^>]+>", "", item)).strip() for item in items]
 
 
-BDI = re.compile(r"</?bdi>")
+# `<bdi>` (games.templatetags.bidi) and the Unicode isolates FSI/PDI (scoring.i18n.isolate).
+BDI = re.compile("</?bdi>|\u2068|\u2069")
 
 
 def text(response) -> str:
-    """The page's HTML without the `<bdi>` isolating typed names (games.templatetags.bidi):
-    direction markup only, so a test reads "entered by alice" as a reader does. A test of
-    the isolation itself reads `response.content`."""
+    """The page's HTML without the `<bdi>` and the isolates around typed names: direction
+    markup only, so a test reads "entered by alice" as a reader does. A test of the
+    isolation itself reads `response.content`."""
     return BDI.sub("", response.content.decode())
 
 

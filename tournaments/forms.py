@@ -166,7 +166,9 @@ def _optional_int(label: Any, help_text: Any = "") -> forms.IntegerField:
 
 def _ranking_help() -> str:
     """The ranking field's help, listing every metric key with its name in words."""
-    keys = ", ".join(f"{key} ({gettext(metric.name).lower()})" for key, metric in METRICS.items())
+    # The metric's name as translated, never lower-cased: German capitalises its nouns
+    # ("Schreiber", "Punkte"), and a translation is used as it is.
+    keys = ", ".join(f"{key} ({gettext(metric.name)})" for key, metric in METRICS.items())
     return gettext(
         "Metric keys in order, e.g. 'games_won, score'. Blank: the preset's. Keys: {keys}. "
         "Uneven tables: when the players do not divide into tables of the same size "
@@ -207,7 +209,10 @@ class TournamentForm(PageForm):
     table_size = _optional_int(
         gettext_lazy("Players per table"),
         format_lazy(
-            gettext_lazy("{minimum} to {maximum}; blank: the preset's ({maximum}, mso 2)."),
+            gettext_lazy(
+                "{minimum} to {maximum}; blank: the preset's table size ({maximum}; 2 for "
+                "the MSO preset)."
+            ),
             minimum=MIN_TABLE_SIZE,
             maximum=MAX_TABLE_SIZE,
         ),
@@ -239,9 +244,10 @@ class TournamentForm(PageForm):
         initial=Tournament.MissedRounds.NOT_PLAYED,
         required=False,  # not sent: unchanged
         help_text=gettext_lazy(
-            "Not played: nothing is added, they simply have fewer games. Zero: games "
-            "played that scored 0 (matters for per-game averages). Average: games at their own "
-            "average per game so far. The standings mark every late entry with this."
+            "“Not played (nothing added)”: they simply have fewer games. “Played, scoring "
+            "zero”: games played that scored 0 (matters for per-game averages). “At the "
+            "player's own average per game”: games at their own average per game so far. "
+            "The standings mark every late entry with this."
         ),
     )
     forfeit_rule = forms.ChoiceField(
@@ -251,8 +257,9 @@ class TournamentForm(PageForm):
         required=False,  # not sent: unchanged
         help_text=gettext_lazy(
             "The absent seat pays a whole starting rack (14 tiles at 7 = 98, or the "
-            "rules' no-meld charge; the loss cap applies). Shared: the players present all win "
-            "and share it. Applies to forfeits recorded from now on."
+            "rules' no-meld charge; the loss cap applies). “Shared by the players present”: "
+            "they all win and share it. “Charged to the absent seat only”: they score 0 and "
+            "nobody wins. Applies to forfeits recorded from now on."
         ),
     )
     credit_substitute_games = forms.BooleanField(

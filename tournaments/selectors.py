@@ -33,6 +33,7 @@ from .models import (
     Webhook,
     WebhookDelivery,
 )
+from .people import user_display_name
 from .permissions import User, require
 
 
@@ -153,7 +154,7 @@ PLAYER_HISTORY_FIELDS = {
 @dataclass(frozen=True)
 class HistoryEntry:
     at: datetime
-    by: str | None  # a username
+    by: str | None  # a display name (`tournaments.people`)
     kind: str  # "registered", "changed" or "deleted"
     changes: list[tuple[str, Any, Any]]  # (label, before, after)
 
@@ -210,7 +211,9 @@ def _history(
         kind = {"+": created, "-": "deleted"}.get(record.history_type, "changed")
         if changes or kind != "changed":
             user = record.history_user
-            entries.append(HistoryEntry(record.history_date, user and user.username, kind, changes))
+            entries.append(
+                HistoryEntry(record.history_date, user and user_display_name(user), kind, changes)
+            )
         previous = record
     return entries[::-1]
 

@@ -58,6 +58,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.errors import Conflict, RuleError
+from scoring.i18n import isolate
 from scoring.stages import (
     CutResult,
     RaceGame,
@@ -185,7 +186,7 @@ class CutPreview:
             return ""
         by_id = {r.player.id: r.player for r in self.rows}
         tie = self.result.tie
-        names = ", ".join(f"{by_id[p].name} (#{by_id[p].number})" for p in tie.players)
+        names = ", ".join(f"{isolate(by_id[p].name)} (#{by_id[p].number})" for p in tie.players)
         return _("{tie}: {players}").format(tie=tie.sentence(), players=names)
 
 
@@ -268,7 +269,7 @@ def stage_close(*, stage: Stage, by: User, expected_entrants: object) -> CutPrev
 
 
 def _require_closable(stage: Stage, tournament: Tournament) -> None:
-    where = _("stage {number} ({name})").format(number=stage.number, name=stage.name)
+    where = _("stage {number} ({name})").format(number=stage.number, name=isolate(stage.name))
     if stage.status == Stage.Status.CLOSED:
         raise Conflict("stage", _("{where} is closed already.").format(where=where))
     if not _stage_rounds(stage).exists():
@@ -372,7 +373,7 @@ class RaceView:
     @property
     def summary(self) -> str:
         """ "first to 4 wins: Ann 3, Bob 2, Cy 0, Dee 0; 5 of at most 9 games played"."""
-        wins = ", ".join(f"{player.name} {count}" for player, count in self.standing)
+        wins = ", ".join(f"{isolate(player.name)} {count}" for player, count in self.standing)
         return ngettext(
             "first to %(target)s wins: %(wins)s; %(games)s of at most %(cap)s game played",
             "first to %(target)s wins: %(wins)s; %(games)s of at most %(cap)s games played",
@@ -388,11 +389,11 @@ class RaceView:
         if state.status == "running":
             return _("Game %(game)s is next.") % {"game": state.games + 1}
         if state.status == "tied":
-            names = ", ".join(self.players[p].name for p in state.tied)
+            names = ", ".join(isolate(self.players[p].name) for p in state.tied)
             return _("%(names)s are still tied after the decider: one more game is played.") % {
                 "names": names
             }
-        name = self.champion.name if self.champion else ""
+        name = isolate(self.champion.name) if self.champion else ""
         if state.status == "won":
             words = _("%(name)s is the champion: %(target)s wins in game %(game)s.") % {
                 "name": name,
@@ -462,7 +463,7 @@ def stage_race(stage: Stage) -> RaceView | None:
 def require_stage_open_for_a_round(stage: Stage) -> None:
     """Refuse (409 naming `stage`) a round in a stage that is done: a race won or
     decided, or a re-seated stage that played all its games."""
-    where = _("stage %(number)s (%(name)s)") % {"number": stage.number, "name": stage.name}
+    where = _("stage %(number)s (%(name)s)") % {"number": stage.number, "name": isolate(stage.name)}
     if stage.status == Stage.Status.CLOSED:
         raise Conflict("stage", _("%(stage)s is closed.") % {"stage": where})
     view = stage_race(stage)
@@ -498,7 +499,10 @@ def stage_side_start(*, stage: Stage, by: User, name: object = None) -> Stage:
         require(by, tournament, "organise")
         require_open(tournament)
         stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
-        where = _("stage %(number)s (%(name)s)") % {"number": stage.number, "name": stage.name}
+        where = _("stage %(number)s (%(name)s)") % {
+            "number": stage.number,
+            "name": isolate(stage.name),
+        }
         if stage.is_side:
             raise Conflict("stage", _("%(stage)s is a side event itself.") % {"stage": where})
         if stage.status != Stage.Status.CLOSED:
@@ -552,6 +556,20 @@ class TimelineItem:
     # The rounds opened in the stage so far: the running one is "round N" of its stage
     # (a staged tournament has no one count of rounds planned: a race's length is open).
     rounds: int = 0
+
+    @property
+    def state_words(self) -> str:
+        return stage_state_words(self.stage, self.race)
+
+
+def stage_state_words(stage: Stage, race: RaceView | None) -> str:
+    """A stage's state as every page says it: "Decided" once its race is won or decided
+    (the stage stays open in the data, as a correction that undoes the decision reopens
+    the race, but nothing more is played in it), else its status ("Next", "Running",
+    "Done"). The one source of the label, so the timeline and the stage's own page agree."""
+    if race is not None and race.over and stage.status != Stage.Status.CLOSED:
+        return _("Decided")
+    return str(stage.get_status_display())
 
 
 def stages_timeline(tournament: Tournament) -> list[TimelineItem]:

@@ -9,6 +9,8 @@ character, so it reads as typed whatever the page's language.
 
 Terms:
 * free text — anything a person typed (names, clubs, notes), never the site's own words.
+* person — `{{ user|person }}`: a user's display name (`tournaments.people`), isolated as
+  free text is ("Table 1, round 1" for a table link's user, else the username).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+
+from tournaments.people import user_display_name
 
 register = template.Library()
 
@@ -28,3 +32,9 @@ def bdi(value: object) -> SafeString | str:
     if value is None or value == "":
         return ""
     return format_html("<bdi>{}</bdi>", value)
+
+
+@register.filter(is_safe=True)
+def person(user: object) -> SafeString | str:
+    """`user`'s display name (`tournaments.people.user_display_name`) inside `<bdi>`."""
+    return bdi(user_display_name(user))

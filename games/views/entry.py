@@ -194,16 +194,18 @@ def _submit_result(
     except RuleError as error:
         entry.add_rule_errors(error)
         return None, {"entry": entry}
-    if result.replayed:
-        words = _("Game {number}: version {version} was saved already ({status}).")
+    # One whole sentence per case (saved now or already; confirmed or waiting), so no
+    # status label is put inside brackets of a sentence.
+    confirmed = result.status == Result.Status.CONFIRMED
+    if result.replayed and confirmed:
+        words = _("Game {number}: version {version} was saved already and is confirmed.")
+    elif result.replayed:
+        words = _("Game {number}: version {version} was saved already; it awaits confirmation.")
+    elif confirmed:
+        words = _("Game {number}: version {version} saved and confirmed.")
     else:
-        words = _("Game {number}: version {version} saved ({status}).")
-    messages.success(
-        request,
-        words.format(
-            number=game.number, version=result.version, status=result.get_status_display()
-        ),
-    )
+        words = _("Game {number}: version {version} saved; it awaits confirmation.")
+    messages.success(request, words.format(number=game.number, version=result.version))
     following = _next_unentered(table, game.number)
     return redirect(_table_url(tournament, table, following)), {}
 

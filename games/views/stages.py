@@ -32,6 +32,7 @@ from ..services.stages import (
     stage_race,
     stage_rows,
     stage_side_start,
+    stage_state_words,
     stages_timeline,
 )
 
@@ -96,6 +97,7 @@ def stage_detail(request: HttpRequest, tournament: Tournament, stage_number: int
             **extra,
             "stage": stage,
             "race": race,
+            "stage_state": stage_state_words(stage, race),
             "timeline": stages_timeline(tournament),
             "table": _table(stage, rows),
             "divisions": divisions,

@@ -27,8 +27,9 @@ from scoring.i18n import _, gettext_noop, ngettext
 # Said under uneven tables while the tournament ranks by totals (its choice to change).
 # Marked here, translated where it is shown.
 PER_GAME_HINT = gettext_noop(
-    "Players at smaller tables play fewer games: rank by score_per_game or won_per_game "
-    "(the tournament's ranking) so that they are not disadvantaged."
+    "Players at smaller tables play fewer games, and this tournament ranks by totals, "
+    "which favour the bigger tables. To compare them fairly, change the tournament's "
+    "ranking in its settings to score per game or games won per game."
 )
 
 

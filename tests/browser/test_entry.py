@@ -93,7 +93,7 @@ def test_a_game_by_keypad_in_few_taps(new_page, table):
     expect(game.get_by_label("Winner")).to_have_value(rack1.get_attribute("data-player"))
     taps.button("Save game 1")
 
-    expect(page.get_by_text("Game 1: version 1 saved (Confirmed).")).to_be_visible()
+    expect(page.get_by_text("Game 1: version 1 saved and confirmed.")).to_be_visible()
     expect(page.get_by_role("heading", name=re.compile("Game 2 of 4"))).to_contain_text(
         "starts: Player 2 (seat 2)"
     )

@@ -73,7 +73,7 @@ def test_qualification_then_a_race_final_to_the_champion(new_page, alice):
 
     page.goto(f"/t/{tournament.slug}/stages/2/")
     expect(page.locator(".race-words")).to_have_text(
-        f"{champion.name} is the champion: 2 wins in game 2."
+        f"\u2068{champion.name}\u2069 is the champion: 2 wins in game 2."
     )
     rows = page.locator("table tbody tr")
     expect(rows).to_have_count(4)

@@ -131,7 +131,7 @@ def test_scorekeeper_enters_a_series_and_the_standings_follow_live(new_page, ali
     game1.get_by_label("Player 3 — tiles").fill("J 7")
     expect(page.locator("#g1-r3-value")).to_have_text("= 37 points (2 tiles, 1 joker)")
     game1.get_by_role("button", name="Save game 1").click()
-    expect(page.get_by_text("Game 1: version 1 saved (Confirmed).")).to_be_visible()
+    expect(page.get_by_text("Game 1: version 1 saved and confirmed.")).to_be_visible()
     expect(page.get_by_role("heading", name=re.compile("Game 2 of 3"))).to_be_visible()
 
     # The public page shows the result without a reload.

@@ -55,7 +55,7 @@ def test_organiser_creates_changes_and_removes_a_scorekeeper(new_page, alice):
 
     # Removed: asked first, then gone; the scorekeeper's next request is refused.
     organiser.get_by_role("link", name="Remove table1").click()
-    expect(organiser.get_by_text("Remove table1 (scorekeeper) from the staff?")).to_be_visible()
+    expect(organiser.get_by_text("Remove table1 (Scorekeeper) from the staff?")).to_be_visible()
     organiser.get_by_role("button", name="Remove table1").click()
     expect(organiser.get_by_text("table1 is no longer staff here.")).to_be_visible()
     expect(organiser.get_by_label("Role of table1")).to_have_count(0)

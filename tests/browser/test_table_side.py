@@ -53,7 +53,7 @@ def test_a_game_entered_offline_waits_on_the_phone_and_arrives_once(table_page):
     assert Result.objects.count() == 0
 
     page.context.set_offline(False)
-    expect(page.get_by_text("Game 1: version 1 saved (Confirmed).")).to_be_visible(
+    expect(page.get_by_text("Game 1: version 1 saved and confirmed.")).to_be_visible(
         timeout=RETRY_WAIT_MS
     )
     assert page.evaluate("localStorage.getItem('rummitab-outbox')") is None

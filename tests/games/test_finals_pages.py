@@ -11,7 +11,7 @@ from games.models import Game
 from games.services.rounds import round_open
 from tests.games.test_finals import _to_final, enter_win
 from tests.web import text
-from tournaments.models import Stage
+from tournaments.models import Player, Stage
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +81,42 @@ def test_a_side_event_is_started_from_the_closed_stage_page(as_user, alice):
     assert Stage.objects.filter(kind="side").count() == 1
     opening = text(organiser.get(reverse("round-open", kwargs={"slug": tournament.slug})))
     assert "Two stages are open at once" in opening
+
+
+def test_a_decided_final_says_decided_on_its_page_and_in_the_timeline_never_running(as_user, alice):
+    """One label for the stage's state (`stage_state_words`): the race decided, the stage
+    page's own line and the timeline both say "Decided"; before, both say "Running"."""
+    tournament, _q, _final, entrants = _to_final(alice)
+    _win(tournament, alice, entrants, entrants[1])
+    page = text(as_user("anon").get(_url(tournament, 2, "stage-detail")))
+    assert "Final · Running" in page
+    _win(tournament, alice, entrants, entrants[1])
+    page = text(as_user("anon").get(_url(tournament, 2, "stage-detail")))
+    assert "Final · Decided" in page
+    assert "Running" not in page
+    assert '<span class="stage-state">Decided</span>' in page
+
+
+def test_the_champion_s_trophy_is_an_svg_the_site_ships_not_an_emoji(client, alice):
+    tournament, _q, _final, entrants = _to_final(alice)
+    for _game in range(2):
+        _win(tournament, alice, entrants, entrants[3])
+    body = client.get(_url(tournament, 2, "stage-projector-live")).content.decode()
+    champion = body[body.index('class="final-champion"') :]
+    champion = champion[: champion.index("</tr>")]
+    assert '<svg class="icon trophy"' in champion and 'aria-hidden="true"' in champion
+    assert "\U0001f3c6" not in body  # the emoji, an empty box without an emoji font
+    assert 'style="' not in body
+
+
+def test_the_race_s_sentences_isolate_the_names_they_hold(as_user, alice):
+    """A right-to-left name inside a sentence built in Python (the race's summary, the
+    champion's line) sits between FSI and PDI, so it neither reorders the sentence nor
+    takes the wins count beside it."""
+    tournament, _q, _final, entrants = _to_final(alice)
+    Player.objects.filter(pk=entrants[1]).update(name="דנה כהן")
+    for _game in range(2):
+        _win(tournament, alice, entrants, entrants[1])
+    body = as_user("anon").get(_url(tournament, 2, "stage-detail")).content.decode()
+    assert "First to 2 wins: \u2068דנה כהן\u2069 2, " in body
+    assert "\u2068דנה כהן\u2069 is the champion: 2 wins in game 2." in body

@@ -4,6 +4,7 @@ draw it shows, "open anyway" ticked."""
 
 from __future__ import annotations
 
+import html
 import json
 
 import pytest
@@ -43,7 +44,12 @@ def test_the_preview_shows_the_draw_and_saves_nothing(as_user, fourteen):
     assert counts() == (0, 0, 0)
     assert "preview of round 1" in page
     assert "2 tables of 4 and 2 tables of 3; tables of 3 play 3 games." in page
-    assert "rank by score_per_game or won_per_game" in page
+    # The advice says the ranking in use is by totals and what to change it to; it
+    # does not read as if the per-game ranking were already the tournament's.
+    assert "this tournament ranks by totals" in page
+    words = html.unescape(page)
+    assert "ranking in its settings to score per game or games won per game" in words
+    assert "(the tournament's ranking)" not in words
     assert "Nobody meets an earlier opponent again." in page
     assert f"Seating: {Round.Method.RANDOM.label} · seed" in page  # words, not the key
     assert "Open round 1" in page and "Draw again (new seed)" in page

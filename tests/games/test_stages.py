@@ -134,7 +134,7 @@ def test_a_tie_at_the_cut_is_stated_and_include_takes_every_tied_player(alice):
     preview = stage_cut_preview(qualification)
     assert len(preview.entrants) == 2
     assert "2 players share rank 1 for 1 place: all go on" in preview.tie
-    assert "Player 1 (#1)" in preview.tie
+    assert "\u2068Player 1\u2069 (#1)" in preview.tie  # the name isolated (FSI … PDI)
 
 
 def test_a_cut_larger_than_the_field_names_top_and_saves_nothing(alice):

@@ -232,7 +232,7 @@ def test_results_csv_has_every_confirmed_rack(as_user, played):
     lines = response.content.decode("utf-8-sig").splitlines()
     assert lines[0].startswith("round,table,game,version,end,seat,player_number")
     assert len(lines) == 1 + 8
-    assert lines[2].startswith("1,1,1,1,rummikub,2,2,Player 2,B10 R4 K2,16,3,0,,16,-16,0,0,")
+    assert lines[2].startswith("1,1,1,1,rummikub,2,2,Player 2,,B10 R4 K2,16,3,0,,16,-16,0,0,")
 
 
 # --- one game per screen --------------------------------------------------------------------

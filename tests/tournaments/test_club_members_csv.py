@@ -123,10 +123,10 @@ def test_unknown_twice_or_taken_codes_are_all_reported_and_nothing_is_saved(alic
     messages = [error.message for error in caught.value.flatten()]
     assert messages == [
         "line 2: member Ada ('H-1') is already Player 1.",
-        "line 3: member no member of Haifa Joker has the code 'O-1'.",
+        "line 3: no member of Haifa Joker has the code 'O-1'.",
         "line 5: member 'H-2' is on line 4 already.",
         messages[3],
-        "line 6: member no member of Haifa Joker has the code 'H-3'.",
+        "line 6: no member of Haifa Joker has the code 'H-3'.",
     ]
     assert messages[3].startswith("line 6: name ")
     assert tournament.players.count() == 1

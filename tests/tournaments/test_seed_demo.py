@@ -1,8 +1,14 @@
-"""`seed_demo` builds the two demo tournaments through the services, and only once."""
+"""`seed_demo` builds its demo tournaments (`DEMO_TOURNAMENTS`) through the services, and
+only once; the docs state exactly that list and its number."""
+
+import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 
+from games.management.commands.seed_demo import DEMO_TOURNAMENTS
 from games.models import Game, Penalty, Result
 from games.services.stages import stage_race
 from tournaments.models import Tournament
@@ -61,3 +67,45 @@ def test_seed_demo_is_complete_and_idempotent():
     counts = (Tournament.objects.count(), Result.objects.count(), Penalty.objects.count())
     call_command("seed_demo")
     assert (Tournament.objects.count(), Result.objects.count(), Penalty.objects.count()) == counts
+
+
+@pytest.mark.django_db(transaction=True)
+def test_seed_demo_makes_exactly_its_list_of_demo_tournaments():
+    call_command("seed_demo")
+    assert set(Tournament.objects.values_list("slug", flat=True)) == set(DEMO_TOURNAMENTS)
+
+
+NUMBER_WORDS = {
+    2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
+}  # fmt: skip
+
+
+def _slugs_in_demo_table(page: str) -> list[str]:
+    """The slugs of the guide's "Demo data" table; "`demo-x-1` to `-3`" stands for 1, 2, 3."""
+    section = page[page.index("## Demo data") :]
+    slugs = []
+    for line in section.splitlines():
+        cell = line.split("|")[1].strip() if line.startswith("| `") else ""
+        found = re.fullmatch(r"`([a-z0-9-]+?)(\d+)?` to `-(\d+)`|`([a-z0-9-]+)`", cell)
+        if found and found.group(4):
+            slugs.append(found.group(4))
+        elif found:
+            stem, first, last = found.group(1), int(found.group(2)), int(found.group(3))
+            slugs += [f"{stem}{n}" for n in range(first, last + 1)]
+    return slugs
+
+
+def test_the_docs_state_what_seed_demo_makes():
+    docs = Path(settings.BASE_DIR) / "docs"
+    guide = (docs / "guide" / "index.md").read_text()
+    assert _slugs_in_demo_table(guide) == list(DEMO_TOURNAMENTS)
+    # Every page that counts the demo tournaments says their number ("seven [demo
+    # tournaments](…)"; "the first three demo tournaments" counts a part of them).
+    said = {
+        (path.name, word)
+        for path in [*docs.rglob("*.md"), docs.parent / "README.md"]
+        for word in re.findall(r"(?<!first )\b(\w+) \[?demo\s+tournaments", path.read_text())
+        if word in NUMBER_WORDS.values() or word.isdigit()
+    }
+    assert said, "no page counts the demo tournaments"
+    assert {word for _page, word in said} == {NUMBER_WORDS[len(DEMO_TOURNAMENTS)]}, said

@@ -335,7 +335,7 @@ def test_remove_asks_first_then_removes(club, as_user, bob):
     client = as_user("alice")
     address = staff_url(club, "staff-remove", member_of(club, bob).pk)
     confirm = text(client.get(address))
-    assert "Remove bob (scorekeeper) from the staff?" in confirm
+    assert "Remove bob (Scorekeeper) from the staff?" in confirm
     assert club.staff.filter(user=bob).exists()  # a GET removes nothing
     done = client.post(address, follow=True)
     assert "bob is no longer staff here." in text(done)
@@ -359,7 +359,7 @@ def test_invitation_by_page_from_link_to_table(club, as_user):
 
     invitee = Client()
     form = invitee.get(link)
-    assert form.status_code == 200 and "invited as <strong>scorekeeper</strong>" in text(form)
+    assert form.status_code == 200 and "invited as <strong>Scorekeeper</strong>" in text(form)
     bad = text(invitee.post(link, {"username": "", "password": "short"}))
     assert field_errors(bad, "id_username") == ["is required."]
     assert "too short" in field_errors(bad, "id_password")[0]

@@ -415,7 +415,7 @@ def _csv_members(
         names = {"line": line, "code": code}
         if member is None:
             names["club"] = tournament.club.name
-            message = _("line %(line)s: member no member of %(club)s has the code '%(code)s'.")
+            message = _("line %(line)s: no member of %(club)s has the code '%(code)s'.")
         elif code in seen:
             names["first"] = seen[code]
             message = _("line %(line)s: member '%(code)s' is on line %(first)s already.")

@@ -280,7 +280,7 @@ def _join(request: HttpRequest, invitation: StaffInvitation, token: str) -> Http
 def _welcome(member: StaffMember) -> str:
     return _("Welcome, %(username)s: you are %(role)s of %(tournament)s.") % {
         "username": member.user.username,
-        "role": member.get_role_display().lower(),
+        "role": member.get_role_display(),
         "tournament": member.tournament.name,
     }
 

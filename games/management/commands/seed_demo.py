@@ -1,6 +1,11 @@
-"""`manage.py seed_demo`: a finished and a running demo tournament, and a club with a
-season of three rated evenings, entered through the services with realistic racks.
-Idempotent: a demo that exists is left as it is."""
+"""`manage.py seed_demo`: the demo tournaments of `DEMO_TOURNAMENTS` — a finished and a
+running club tournament, a finished city championship ranked by placement points, a club
+with a season of three rated evenings, and a championship in stages — entered through
+the services with realistic racks. Idempotent: a demo that exists is left as it is.
+
+`DEMO_TOURNAMENTS` is the list the docs (docs/guide/index.md, "Demo data") state; a test
+(tests/tournaments/test_seed_demo.py) checks that the command makes exactly these and
+that the docs name them and their number, so neither can drift."""
 
 from __future__ import annotations
 
@@ -73,6 +78,17 @@ LAST = [
     "Dekker",
 ]
 CLUBS = ["Tel Aviv RC", "Amsterdam Tegels", "Haifa Joker", "Utrecht 30+"]
+
+# Every tournament the command makes, by slug, in the order the docs list them.
+DEMO_TOURNAMENTS = (
+    "demo-club-open-2026",
+    "demo-winter-league",
+    "demo-city-championship-2026",
+    "demo-spring-league-1",
+    "demo-spring-league-2",
+    "demo-spring-league-3",
+    "demo-championship-2026",
+)
 
 
 def full_set() -> list[Tile]:
