@@ -1,0 +1,134 @@
+"""Target-score matches at the tables (games.services.matches): the games after the
+deciding one closed, a game after the decision refused (409 over the API, nothing saved),
+a correction that undoes the decision reopening the match, games added to a match that
+needs them, the games cap, and the setting itself (frozen once a result exists)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Game, Result
+from games.services.matches import MatchDecided, table_match
+from games.services.results import result_submit
+from scoring.errors import RuleError
+from tests.api import _api_settings, client_for, dave, people, seated  # noqa: F401
+from tests.factories import make_tournament, open_round
+from tournaments.services.tournaments import tournament_update
+
+pytestmark = pytest.mark.django_db
+
+
+def enter(game: Game, by, winner_seat: int, losses: tuple[int, ...], based_on: int = 0):
+    """A game won by the seat `winner_seat` (1-based), the others holding `losses` points
+    in seat order: the winner scores their sum, each loser minus their points."""
+    players = seated(game)
+    winner = players[winner_seat - 1]
+    others = iter(losses)
+    racks = [
+        {"player": p, "tiles": ""} if p == winner else {"player": p, "points": next(others)}
+        for p in players
+    ]
+    return result_submit(
+        game=game, by=by, based_on=based_on, end="rummikub", winner=winner, racks=racks
+    )
+
+
+def games_of(tournament) -> list[Game]:
+    return list(Game.objects.filter(table__round__tournament=tournament).order_by("number"))
+
+
+@pytest.fixture
+def match(alice):
+    """A tournament to 100 points, 4 players at one table, a series of 4 games."""
+    tournament = make_tournament(
+        alice, name="Target Night", players=4, games_per_table=4, target_score=100
+    )
+    open_round(tournament, alice)
+    return tournament
+
+
+def test_the_match_is_decided_mid_series_and_the_rest_closed(match, alice):
+    g1, g2, g3, g4 = games_of(match)
+    enter(g1, alice, 1, (20, 10, 10))  # Player 1: 40
+    enter(g2, alice, 1, (30, 10, 10))  # 90
+    state = table_match(match, g1.table)
+    assert state.status == "running" and state.totals[seated(g1)[0]] == 90
+    enter(g3, alice, 1, (10, 6, 6))  # 112 of 100: decided
+    state = table_match(match, g1.table)
+    assert state.decided and state.winner == seated(g1)[0] and state.games == 3
+    assert state.totals[state.winner] == 112
+    assert [g.number for g in games_of(match)] == [1, 2, 3]  # game 4 closed
+
+
+def test_a_game_after_the_decision_is_refused_and_a_correction_reopens(match, alice):
+    g1, g2, g3, g4 = games_of(match)
+    enter(g4, alice, 2, (5, 5, 5))  # entered early, while the match still runs
+    enter(g1, alice, 1, (50, 30, 30))  # 110 after game 1: decided at once
+    assert table_match(match, g1.table).games == 1
+    versions = Result.objects.count()
+    with pytest.raises(MatchDecided) as refused:
+        enter(g4, alice, 2, (5, 5, 6), based_on=1)
+    assert "game 4 is not played" in refused.value.message
+    assert "Player 1, 110 of 100" in refused.value.message
+    assert Result.objects.count() == versions
+    # A correction of game 1 undoes the decision: the match runs on, games 2 and 3 open.
+    enter(g1, alice, 1, (5, 5, 5), based_on=1)
+    state = table_match(match, g1.table)
+    assert state.status == "running" and state.games == 1
+    assert [g.number for g in games_of(match)] == [1, 2, 3, 4]  # games 2 and 3 back
+    enter(games_of(match)[1], alice, 3, (1, 1, 1))  # accepted again
+
+
+def test_a_match_still_running_after_its_games_gets_another(alice):
+    tournament = make_tournament(alice, name="Long", players=2, table_size=2,
+                                 games_per_table=1, target_score=100)  # fmt: skip
+    open_round(tournament, alice)
+    (g1,) = games_of(tournament)
+    enter(g1, alice, 1, (30,))
+    assert [g.number for g in games_of(tournament)] == [1, 2]
+    g2 = games_of(tournament)[1]
+    assert g2.starter_position == 2
+    enter(g2, alice, 1, (80,))  # 110: decided, no game 3
+    assert [g.number for g in games_of(tournament)] == [1, 2]
+
+
+def test_the_games_cap_seats_at_most_that_many_and_ends_the_match(alice):
+    tournament = make_tournament(alice, name="Capped", players=4, games_per_table=4,
+                                 target_score=500, target_games_cap=2)  # fmt: skip
+    open_round(tournament, alice)
+    g1, g2 = games_of(tournament)
+    enter(g1, alice, 1, (10, 10, 10))
+    enter(g2, alice, 2, (5, 5, 5))
+    state = table_match(tournament, g1.table)
+    assert state.decided and state.decided_by == "cap" and state.winner == seated(g1)[0]
+    assert len(games_of(tournament)) == 2
+
+
+def test_target_and_cap_are_frozen_once_a_result_exists(match, alice):
+    with pytest.raises(RuleError) as early:
+        tournament_update(tournament=match, by=alice, target_games_cap=0)
+    assert early.value.path == ("target_games_cap",)
+    tournament_update(tournament=match, by=alice, target_games_cap=6)
+    enter(games_of(match)[0], alice, 1, (1, 1, 1))
+    match.refresh_from_db()
+    with pytest.raises(RuleError) as frozen:
+        tournament_update(tournament=match, by=alice, target_score=200)
+    assert frozen.value.path == ("target_score",)
+    tournament_update(tournament=match, by=alice, target_score=100, name="Same target")
+
+
+def test_the_api_answers_409_naming_the_game(match, alice, client_for):
+    g1, g2, *_ = games_of(match)
+    enter(g2, alice, 1, (1, 1, 1))
+    enter(g1, alice, 1, (60, 30, 30))  # decided in game 1
+    p1, p2, p3, p4 = seated(g2)
+    body = {
+        "based_on": 1,
+        "end": "rummikub",
+        "winner": p2,
+        "racks": [{"player": p2, "tiles": ""}] + [{"player": p, "points": 3} for p in (p1, p3, p4)],
+    }
+    response = client_for("alice").post(f"/api/v1/games/{g2.id}/results/", body, format="json")
+    assert response.status_code == 409, response.json()
+    assert "decided" in response.json()["game"][0]
+    assert response.json()["deciding_game"] == 1
