@@ -11,7 +11,7 @@ from games.models import Game, Result
 from games.services.matches import MatchDecided, table_match
 from games.services.results import result_submit
 from scoring.errors import RuleError
-from tests.api import _api_settings, client_for, dave, people, seated  # noqa: F401
+from tests.api import seated
 from tests.factories import make_tournament, open_round
 from tournaments.services.tournaments import tournament_update
 
@@ -48,7 +48,7 @@ def match(alice):
 
 
 def test_the_match_is_decided_mid_series_and_the_rest_closed(match, alice):
-    g1, g2, g3, g4 = games_of(match)
+    g1, g2, g3, _g4 = games_of(match)
     enter(g1, alice, 1, (20, 10, 10))  # Player 1: 40
     enter(g2, alice, 1, (30, 10, 10))  # 90
     state = table_match(match, g1.table)
@@ -61,7 +61,7 @@ def test_the_match_is_decided_mid_series_and_the_rest_closed(match, alice):
 
 
 def test_a_game_after_the_decision_is_refused_and_a_correction_reopens(match, alice):
-    g1, g2, g3, g4 = games_of(match)
+    g1, *_, g4 = games_of(match)
     enter(g4, alice, 2, (5, 5, 5))  # entered early, while the match still runs
     enter(g1, alice, 1, (50, 30, 30))  # 110 after game 1: decided at once
     assert table_match(match, g1.table).games == 1
@@ -115,20 +115,3 @@ def test_target_and_cap_are_frozen_once_a_result_exists(match, alice):
         tournament_update(tournament=match, by=alice, target_score=200)
     assert frozen.value.path == ("target_score",)
     tournament_update(tournament=match, by=alice, target_score=100, name="Same target")
-
-
-def test_the_api_answers_409_naming_the_game(match, alice, client_for):
-    g1, g2, *_ = games_of(match)
-    enter(g2, alice, 1, (1, 1, 1))
-    enter(g1, alice, 1, (60, 30, 30))  # decided in game 1
-    p1, p2, p3, p4 = seated(g2)
-    body = {
-        "based_on": 1,
-        "end": "rummikub",
-        "winner": p2,
-        "racks": [{"player": p2, "tiles": ""}] + [{"player": p, "points": 3} for p in (p1, p3, p4)],
-    }
-    response = client_for("alice").post(f"/api/v1/games/{g2.id}/results/", body, format="json")
-    assert response.status_code == 409, response.json()
-    assert "decided" in response.json()["game"][0]
-    assert response.json()["deciding_game"] == 1
