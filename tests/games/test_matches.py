@@ -6,6 +6,7 @@ needs them, the games cap, and the setting itself (frozen once a result exists).
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from games.models import Game, Result
 from games.services.matches import MatchDecided, table_match
@@ -13,6 +14,7 @@ from games.services.results import result_submit
 from scoring.errors import RuleError
 from tests.api import seated
 from tests.factories import make_tournament, open_round
+from tests.web import as_user, text  # noqa: F401 (fixture)
 from tournaments.services.tournaments import tournament_update
 
 pytestmark = pytest.mark.django_db
@@ -115,3 +117,33 @@ def test_target_and_cap_are_frozen_once_a_result_exists(match, alice):
         tournament_update(tournament=match, by=alice, target_score=200)
     assert frozen.value.path == ("target_score",)
     tournament_update(tournament=match, by=alice, target_score=100, name="Same target")
+
+
+# --- the table page ------------------------------------------------------------------------
+
+
+def table_page(client, tournament, **query):
+    url = reverse("table-entry", kwargs={"slug": tournament.slug, "round_number": 1,
+                                         "table_number": 1})  # fmt: skip
+    return client.get(url, query)
+
+
+def test_the_table_page_says_the_match_is_decided_and_offers_no_further_game(
+    match,
+    alice,
+    as_user,  # noqa: F811
+):
+    g1, g2, g3, _g4 = games_of(match)
+    enter(g1, alice, 1, (20, 10, 10))
+    page = text(table_page(as_user("alice"), match))
+    assert "Match to 100" in page and "Player 1 40" in page
+    assert 'id="game-2-title"' in page  # game 2 is open for entry
+    enter(g2, alice, 1, (30, 10, 10))
+    enter(g3, alice, 1, (10, 6, 6))
+    page = text(table_page(as_user("alice"), match))
+    assert "match decided: Player 1, 112 of 100" in page
+    assert 'class="entry"' not in page  # no form: every game to play is closed
+    assert "Enter game 4" not in page
+    # a counted game can still be corrected
+    assert 'class="entry"' in text(table_page(as_user("alice"), match, game=2))
+    assert 'class="entry"' not in text(table_page(as_user("alice"), match, game=4))
