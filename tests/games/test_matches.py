@@ -11,6 +11,7 @@ from django.urls import reverse
 from games.models import Game, Result
 from games.services.matches import MatchDecided, table_match
 from games.services.results import result_submit
+from games.services.standings import standings_recompute
 from scoring.errors import RuleError
 from tests.api import seated
 from tests.factories import make_tournament, open_round
@@ -147,3 +148,38 @@ def test_the_table_page_says_the_match_is_decided_and_offers_no_further_game(
     # a counted game can still be corrected
     assert 'class="entry"' in text(table_page(as_user("alice"), match, game=2))
     assert 'class="entry"' not in text(table_page(as_user("alice"), match, game=4))
+
+
+# --- the standings -------------------------------------------------------------------------
+
+
+def test_standings_count_matches_won_match_points_and_the_countback(match, alice):
+    tournament_update(
+        tournament=match,
+        by=alice,
+        ranking=["matches_won", "match_points", "best_game", "second_best_game", "third_best_game"],
+    )
+    g1, g2, g3, _g4 = games_of(match)
+    enter(g1, alice, 1, (20, 10, 10))  # Player 1 +40, Player 2 -20, 3 -10, 4 -10
+    enter(g2, alice, 2, (30, 10, 10))  # Player 2 +50
+    snapshot = standings_recompute(tournament_id=match.pk)
+    rows = {row["player"]["name"]: row for row in snapshot.rows}
+    assert {name: row["metrics"]["matches_won"] for name, row in rows.items()} == dict.fromkeys(
+        rows, 0
+    )  # still running: nobody has a match
+    enter(g3, alice, 1, (40, 10, 10))  # Player 1: 40 - 30 + 60 = 70; Player 2: -20+50-40 = -10
+    assert table_match(match, g1.table).status == "running"
+    enter(games_of(match)[3], alice, 1, (20, 10, 10))  # Player 1: 110 of 100
+    snapshot = standings_recompute(tournament_id=match.pk)
+    rows = {row["player"]["name"]: row for row in snapshot.rows}
+    assert rows["Player 1"]["rank"] == 1
+    assert rows["Player 1"]["metrics"]["matches_won"] == 1
+    assert rows["Player 1"]["metrics"]["match_points"] == 4
+    assert rows["Player 2"]["metrics"]["matches_won"] == 0
+    # Player 1's games: 40, -30, 60, 40 -> best 60, second 40, third 40
+    metrics = rows["Player 1"]["metrics"]
+    assert (metrics["best_game"], metrics["second_best_game"], metrics["third_best_game"]) == (
+        60,
+        40,
+        40,
+    )
