@@ -659,7 +659,7 @@ def _preview(
         method=seating.method,
         seed=None if seating.method == Round.Method.MANUAL else seating.seed,
         tables=tables,
-        games=[games_at(size, per_table) for size in sizes],
+        games=[games_to_seat(tournament, games_at(size, per_table)) for size in sizes],
         quality=figures,
         quality_words=quality_sentences(figures),
         table_sizes=table_sizes_sentence(sizes, per_table),
