@@ -5,10 +5,14 @@ needs them, the games cap, and the setting itself (frozen once a result exists).
 
 from __future__ import annotations
 
+import json
+
+import jsonschema
 import pytest
 from django.urls import reverse
 
 from games.models import Game, Result
+from games.services.event_file import event_file_export, event_file_import, event_file_schema
 from games.services.matches import MatchDecided, table_match
 from games.services.results import result_submit
 from games.services.standings import standings_recompute
@@ -183,3 +187,27 @@ def test_standings_count_matches_won_match_points_and_the_countback(match, alice
         40,
         40,
     )
+
+
+# --- the event file ------------------------------------------------------------------------
+
+
+def test_the_event_file_carries_the_target_and_the_cap(match, alice, carol):
+    match = tournament_update(tournament=match, by=alice, target_games_cap=5)
+    g1, *_ = games_of(match)
+    enter(g1, alice, 1, (60, 30, 30))  # decided in game 1
+    document = json.loads(json.dumps(event_file_export(match)))
+    jsonschema.Draft202012Validator(event_file_schema()).validate(document)
+    assert (document["tournament"]["target_score"], document["tournament"]["target_games_cap"]) == (
+        100,
+        5,
+    )
+    copied = event_file_import(by=carol, document=document, slug="target-copy")
+    assert (copied.target_score, copied.target_games_cap) == (100, 5)
+    state = table_match(copied, games_of(copied)[0].table)
+    assert state.decided and state.totals[state.winner] == 120
+    # a file written before the cap existed still imports, with no cap
+    del document["tournament"]["target_games_cap"]
+    jsonschema.Draft202012Validator(event_file_schema()).validate(document)
+    older = event_file_import(by=carol, document=document, slug="target-older")
+    assert older.target_games_cap is None
