@@ -31,6 +31,9 @@ Decisions where the rules are silent (docs/rules/decisions.md)
 * A seat whose player withdrew and whose table plays on scores 0 in the games without
   their rack; a substitute's games count for the seat's match.
 * With a games cap, a round seats at most that many games per table.
+* A forfeited game (`games.services.withdrawals.game_forfeit`) is a result like any
+  other: refused after the decision, and it may decide the match or add the next game.
+  A withdrawal that forfeits the seat's remaining games adds no game after them.
 """
 
 from __future__ import annotations
