@@ -210,6 +210,10 @@ METRICS: dict[str, Metric] = {
         Metric("won_per_game", gettext_noop("Games won per game"), gettext_noop("W/G"), "higher"),
         Metric("placement_points", gettext_noop("Placement points"), gettext_noop("PP"), "higher"),
         Metric("first_places", gettext_noop("First places"), gettext_noop("1st"), "higher"),
+        Metric("second_best_game", gettext_noop("Second best game"), gettext_noop("2nd"), "higher"),
+        Metric("third_best_game", gettext_noop("Third best game"), gettext_noop("3rd"), "higher"),
+        Metric("matches_won", gettext_noop("Matches won"), gettext_noop("MW"), "higher"),
+        Metric("match_points", gettext_noop("Match points"), gettext_noop("MP"), "higher"),
     )
 }
 
@@ -222,6 +226,12 @@ PER_GAME = {"score_per_game": "score", "won_per_game": "games_won"}
 SERIES_METRICS = frozenset({"table_wins", "opponents_score", HEAD_TO_HEAD})
 # The metrics that need each game's finishing order (``scoring.placement``).
 PLACEMENT_METRICS = frozenset({"placement_points", "first_places"})
+# Countback (after best_game): the n-th best single-game score, from each game's score.
+COUNTBACK = {"second_best_game": 2, "third_best_game": 3}
+# Target-score matches (``scoring.match``): from each table's games in order.
+MATCH_METRICS = frozenset({"matches_won", "match_points"})
+# The metrics the caller computes beside the sums and hands in as ``extra``.
+EXTRA_METRICS = frozenset(COUNTBACK) | MATCH_METRICS
 
 
 def needs_series(ranking: Iterable[str]) -> bool:
@@ -232,6 +242,23 @@ def needs_series(ranking: Iterable[str]) -> bool:
 def needs_placement(ranking: Iterable[str]) -> bool:
     """Whether ranking by these metrics needs each game's finishing order."""
     return not PLACEMENT_METRICS.isdisjoint(ranking)
+
+
+def needs_extra(ranking: Iterable[str]) -> frozenset[str]:
+    """The ``EXTRA_METRICS`` a ranking uses: the caller hands them in (``extra``)."""
+    return EXTRA_METRICS.intersection(ranking)
+
+
+def countback(game_scores: Mapping[int, Iterable[int]]) -> dict[str, dict[int, int]]:
+    """``second_best_game`` and ``third_best_game`` from each player's single-game
+    scores (after sanction points; any order): the 2nd and 3rd highest, 0 for a player
+    with fewer games (as ``best_game`` is 0 without one)."""
+    out: dict[str, dict[int, int]] = {key: {} for key in COUNTBACK}
+    for player, scores in game_scores.items():
+        best = sorted(scores, reverse=True)
+        for key, n in COUNTBACK.items():
+            out[key][player] = best[n - 1] if len(best) >= n else 0
+    return out
 
 
 @dataclass(frozen=True)
@@ -367,6 +394,7 @@ def compute_standings(
     missed_rounds: str = "not_played",
     lots: Mapping[int, int] | None = None,
     placement: PlacementTable = DEFAULT_PLACEMENT_POINTS,
+    extra: Mapping[str, Mapping[int, int]] | None = None,
 ) -> list[StandingRow]:
     """Rank every registered player (withdrawn ones included, after the others: see
     "withdrawn" above) by ``ranking``.
@@ -375,14 +403,21 @@ def compute_standings(
     player to their count of unvoided penalties (absent = 0). A substitute's lines count
     only with ``credit_substitutes``; ``missed_games`` count as ``missed_rounds`` says
     (see "substitute game", "missed games"). ``placement`` is the placement table the
-    placement metrics use. Returns one row per player, best first.
+    placement metrics use. The countback metrics come from the lines; ``extra`` holds any
+    other ``EXTRA_METRICS`` the ranking uses (the match metrics, ``scoring.match``).
+    Returns one row per player, best first.
     """
     order = validate_ranking(ranking)
     lines = list(lines)
     placed = None
     if needs_placement(order):
         placed = placement_totals(finishes(lines, credit_substitutes), placement)
-    counted = (line for line in lines if credit_substitutes or not line.substitute)
+    counted = [line for line in lines if credit_substitutes or not line.substitute]
+    if not needs_extra(order).isdisjoint(COUNTBACK):
+        scores: dict[int, list[int]] = {}
+        for line in counted:
+            scores.setdefault(line.player, []).append(line.score)
+        extra = {**countback(scores), **(extra or {})}
     missed = _missed(missed_games, missed_rounds)
     return _rank(
         players,
@@ -395,6 +430,7 @@ def compute_standings(
         missed=missed,
         lots=lots,
         placed=placed,
+        extra=extra,
     )
 
 
@@ -429,6 +465,7 @@ def compute_standings_from_series(
     carried: Mapping[int, int] | None = None,
     lots: Mapping[int, int] | None = None,
     placed: PlacementTotals | None = None,
+    extra: Mapping[str, Mapping[int, int]] | None = None,
 ) -> list[StandingRow]:
     """``compute_standings`` from series lines: the same rows for the same games.
 
@@ -451,6 +488,7 @@ def compute_standings_from_series(
         carried=carried,
         lots=lots,
         placed=placed,
+        extra=extra,
     )
 
 
@@ -467,6 +505,7 @@ def compute_standings_from_totals(
     carried: Mapping[int, int] | None = None,
     lots: Mapping[int, int] | None = None,
     placed: PlacementTotals | None = None,
+    extra: Mapping[str, Mapping[int, int]] | None = None,
 ) -> list[StandingRow]:
     """``compute_standings`` for a ranking without ``SERIES_METRICS``, from one line per
     player: the same ranks, and the same metrics except the series ones, which are left
@@ -490,7 +529,18 @@ def compute_standings_from_totals(
         values["best_game"][line.player] = line.best_game if line.games else 0
     missed = _missed(missed_games, missed_rounds)
     return _finish(
-        roster, values, [], penalties, order, lot_seed, withdrawn, missed, carried, lots, placed
+        roster,
+        values,
+        [],
+        penalties,
+        order,
+        lot_seed,
+        withdrawn,
+        missed,
+        carried,
+        lots,
+        placed,
+        extra,
     )
 
 
@@ -572,12 +622,24 @@ def _rank(
     carried: Mapping[int, int] | None = None,
     lots: Mapping[int, int] | None = None,
     placed: PlacementTotals | None = None,
+    extra: Mapping[str, Mapping[int, int]] | None = None,
 ) -> list[StandingRow]:
     """The rows for a validated ranking ``order``; ``source`` names the input in errors."""
     roster = _roster(players)
     values, parts = _tally(roster, series, source)
     return _finish(
-        roster, values, parts, penalties, order, lot_seed, withdrawn, missed, carried, lots, placed
+        roster,
+        values,
+        parts,
+        penalties,
+        order,
+        lot_seed,
+        withdrawn,
+        missed,
+        carried,
+        lots,
+        placed,
+        extra,
     )
 
 
@@ -600,12 +662,14 @@ def _finish(
     carried: Mapping[int, int] | None = None,
     lots: Mapping[int, int] | None = None,
     placed: PlacementTotals | None = None,
+    extra: Mapping[str, Mapping[int, int]] | None = None,
 ) -> list[StandingRow]:
-    """Add penalties, lot, the placement metrics and head_to_head to the summed
+    """Add penalties, lot, the placement and extra metrics and head_to_head to the summed
     ``values``, then rank: the players in ``withdrawn`` after all the others (see
     "withdrawn" above). A stage's ``carried`` score (``scoring.stages.carry_over``) is
     added to ``score`` first."""
     _add_placement(roster, values, placed, order)
+    _add_extra(roster, values, extra, order)
     if missed is not None:
         missed.apply(values)
     for player, points in (carried or {}).items():
@@ -668,6 +732,26 @@ def _add_placement(
         if not totals.keys() <= values["score"].keys():
             raise ValueError(f"placed: a player of {key} is not registered")
         values[key] = {p: totals.get(p, 0) for p in roster}
+
+
+def _add_extra(
+    roster: list[int],
+    values: dict[str, dict[int, int]],
+    extra: Mapping[str, Mapping[int, int]] | None,
+    order: tuple[str, ...],
+) -> None:
+    """The caller's ``EXTRA_METRICS`` (0 for a player without a value). Reported whenever
+    given; a ranking by one not given is a bug on the calling side."""
+    given = extra or {}
+    missing = needs_extra(order) - given.keys()
+    if missing:
+        raise ValueError(f"ranking {order}: needs {sorted(missing)} (extra)")
+    for key, column in given.items():
+        if key not in EXTRA_METRICS:
+            raise ValueError(f"extra: {key} is not one of {sorted(EXTRA_METRICS)}")
+        if not column.keys() <= values["score"].keys():
+            raise ValueError(f"extra: a player of {key} is not registered")
+        values[key] = {p: column.get(p, 0) for p in roster}
 
 
 def _sum_lines(

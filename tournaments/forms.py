@@ -222,6 +222,10 @@ class TournamentForm(PageForm):
     )
     rounds_planned = _optional_int(gettext_lazy("Rounds planned"))
     target_score = _optional_int(gettext_lazy("Target score"), gettext_lazy("Blank: no target."))
+    target_games_cap = _optional_int(
+        gettext_lazy("Games cap of a target match"),
+        gettext_lazy("With a target: the match ends after this many games at the latest."),
+    )
     results_need_confirmation = forms.BooleanField(
         label=gettext_lazy("Results need a second person's confirmation"), required=False
     )
@@ -302,6 +306,7 @@ class TournamentForm(PageForm):
         "games_per_table",
         "rounds_planned",
         "target_score",
+        "target_games_cap",
         "club_avoidance",
     )
     SATURDAY = ("missed_rounds", "forfeit_rule", "credit_substitute_games")
@@ -370,6 +375,7 @@ class TournamentForm(PageForm):
             "games_per_table": data.get("games_per_table"),
             "rounds_planned": data.get("rounds_planned"),
             "target_score": data.get("target_score"),
+            "target_games_cap": data.get("target_games_cap"),
             "results_need_confirmation": data.get("results_need_confirmation", False),
             "public": data.get("public", False),
         }
@@ -401,6 +407,7 @@ class TournamentForm(PageForm):
             "games_per_table": tournament.games_per_table,
             "rounds_planned": tournament.rounds_planned,
             "target_score": tournament.target_score,
+            "target_games_cap": tournament.target_games_cap,
             "results_need_confirmation": tournament.results_need_confirmation,
             "club_avoidance": tournament.club_avoidance,
             "public": tournament.public,

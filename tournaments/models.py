@@ -184,6 +184,8 @@ class Tournament(models.Model):
     )
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
     target_score = models.IntegerField(null=True, blank=True)
+    # A target-score match ends after this many games at the latest (scoring.match).
+    target_games_cap = models.PositiveSmallIntegerField(null=True, blank=True)
     results_need_confirmation = models.BooleanField(default=False)
 
     class ClubAvoidance(models.TextChoices):
@@ -258,6 +260,11 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(target_score__isnull=True) | Q(target_score__gte=1),
                 name="target_score_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(target_games_cap__isnull=True)
+                | Q(target_games_cap__gte=1, target_games_cap__lte=50),
+                name="target_games_cap_1_to_50",
             ),
             models.CheckConstraint(
                 condition=Q(missed_rounds__in=["not_played", "average", "zero"]),

@@ -39,6 +39,7 @@ EVENT_FILE_EXAMPLE = {
         "games_per_table": None,
         "rounds_planned": 4,
         "target_score": None,
+        "target_games_cap": None,
         "results_need_confirmation": False,
         "club_avoidance": "weighted",
         "public": True,

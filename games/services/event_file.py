@@ -203,6 +203,7 @@ def _tournament_out(tournament: Tournament) -> dict[str, Any]:
     return {
         "slug": tournament.slug,
         **{field: getattr(tournament, field) for field in TOURNAMENT_FIELDS},
+        "target_games_cap": tournament.target_games_cap,
         "starts_on": None if tournament.starts_on is None else tournament.starts_on.isoformat(),
         "rated": tournament.rated,
         "first_result_at": _when(tournament.first_result_at),
@@ -739,6 +740,7 @@ def event_file_import(*, by: User, document: object, slug: str | None = None) ->
             first_result_at=_time(data["first_result_at"] or _first_result(document)),
             qualify_slots=data.get("qualify_slots"),
             qualify_event=data.get("qualify_event") or "",
+            target_games_cap=data.get("target_games_cap"),
         ),
         by,
     )

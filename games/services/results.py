@@ -47,6 +47,7 @@ from tournaments.services.webhooks import webhooks_emit
 
 from ..models import Absence, Game, Penalty, RackEntry, Result
 from .locks import lock_game
+from .matches import keep_in_step, refuse_after_decision
 
 
 def table_at(game: Game) -> tuple[int, int]:
@@ -332,6 +333,7 @@ def result_submit(
     current = latest_version(game)
     if based_on != current:
         raise ResultConflict(based_on=based_on, current_version=current)
+    refuse_after_decision(tournament, game)
 
     # Who has a rack in this game, named as messages name them: "Ada (seat 2)".
     positions = dict(game.table.seats.values_list("player_id", "position"))
@@ -392,6 +394,7 @@ def result_submit(
         Tournament.objects.filter(pk=tournament.pk).update(first_result_at=now)
         tournament.first_result_at = now
     if confirm_now:
+        keep_in_step(tournament, game.table)
         results_changed(tournament)
         _announce(tournament, game, result)
     return result
@@ -427,11 +430,13 @@ def result_confirm(*, result: Result, by: User) -> Result:
         )
     if result.submitted_by_id == by.pk and not can_organise(by, tournament):
         raise PermissionDenied(_("Someone other than who entered the result must confirm it."))
+    refuse_after_decision(tournament, game)
     retire_older(game, confirming=True)
     result.status = Result.Status.CONFIRMED
     result.confirmed_by = by
     result.confirmed_at = timezone.now()
     stamp_history_user(result, by).save(update_fields=["status", "confirmed_by", "confirmed_at"])
+    keep_in_step(tournament, game.table)
     results_changed(tournament)
     _announce(tournament, game, result)
     return result
@@ -551,6 +556,7 @@ def penalty_record(
         by,
     )
     penalty.save()
+    keep_in_step(tournament, game.table)  # a sanction changes a match total
     results_changed(tournament)  # penalties count in standings (and sanctions score)
     return penalty
 
@@ -573,5 +579,6 @@ def penalty_void(*, penalty: Penalty, by: User) -> Penalty:
     penalty.voided_by = by
     penalty.voided_at = timezone.now()
     stamp_history_user(penalty, by).save()
+    keep_in_step(tournament, game.table)
     results_changed(tournament)
     return penalty

@@ -86,6 +86,7 @@ from tournaments.services.webhooks import webhooks_emit
 from ..models import Game, Penalty, RatingChange, Result, Seat, Table
 from .gaps import RoundGaps, round_results_missing, tables_phrase
 from .locks import lock_tournament
+from .matches import games_to_seat
 from .stages import require_stage_open_for_a_round, stage_game_words, stage_rows
 from .standings import standings_recompute
 
@@ -658,7 +659,7 @@ def _preview(
         method=seating.method,
         seed=None if seating.method == Round.Method.MANUAL else seating.seed,
         tables=tables,
-        games=[games_at(size, per_table) for size in sizes],
+        games=[games_to_seat(tournament, games_at(size, per_table)) for size in sizes],
         quality=figures,
         quality_words=quality_sentences(figures),
         table_sizes=table_sizes_sentence(sizes, per_table),
@@ -686,6 +687,8 @@ def _seat(
                 Seat(table=table, round=round_, player_id=pid, position=position), by
             ).save()
         games = 1 if stage_game else tournament.games_per_table or len(player_ids)
+        if not stage_game:
+            games = games_to_seat(tournament, games)
         first = max(stage_game, 1)
         Game.objects.bulk_create(
             Game(

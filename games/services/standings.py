@@ -28,6 +28,7 @@ from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
+from scoring.match import MatchGame, match_state, match_totals
 from scoring.placement import PlaceCount, PlacementTotals, placement_from_counts
 from scoring.qualification import Placed, qualifiers
 from scoring.standings import (
@@ -35,6 +36,9 @@ from scoring.standings import (
     SeriesLine,
     compute_standings_from_series,
     compute_standings_from_totals,
+    countback,
+    lot_draw,
+    needs_extra,
     needs_placement,
     needs_series,
 )
@@ -42,7 +46,7 @@ from tournaments.events import pages_changed, request_recompute
 from tournaments.models import Player, Tournament, Webhook
 from tournaments.services.webhooks import webhooks_emit
 
-from ..models import Penalty, RackEntry, Result, Standings
+from ..models import Penalty, RackEntry, Result, Standings, Table
 
 # One row per series: a player's confirmed games at one table, summed, with the table's
 # round. A sanction takes its points off that player's score in that game, so sanctions are
@@ -130,6 +134,23 @@ WHERE placed.substitute = '' OR %(credit_substitutes)s
 GROUP BY placed.player_id, placed.seats, placed.place, placed.shared, placed.winner
 """
 
+# Each player's three best single games (countback: second_best_game, third_best_game).
+COUNTBACK_SQL = f"""
+SELECT ranked.player_id, ranked.score
+FROM (
+    SELECT rack.player_id, {_GAME_SCORE} AS score,
+           ROW_NUMBER() OVER (PARTITION BY rack.player_id ORDER BY {_GAME_SCORE} DESC) AS n
+    {_RACKS}
+) ranked
+WHERE ranked.n <= 3
+"""
+# Every seat's line in every confirmed game, by table and game number: the target-score
+# matches (`scoring.match`). A substitute's seat counts for the seat's match.
+MATCH_SQL = f"""
+SELECT game.table_id, game.number, rack.player_id, {_GAME_SCORE}, rack.winner, result."end"
+{_RACKS_OF.format(substitutes="")}
+"""
+
 
 # Above any round number (a PositiveSmallIntegerField): every round counts.
 EVERY_ROUND = 1 << 15
@@ -206,6 +227,9 @@ def _ranked_rows(
     known = set(players)
     if needs_placement(ranking):
         common["placed"] = _placed(tournament, credit, before, stage, known)
+    extra = _extra(tournament, ranking, credit, before, stage, known, lots or {})
+    if extra:
+        common["extra"] = extra
     if needs_series(ranking):
         rows = _sums(SERIES_SQL, tournament.pk, credit, before, stage)
         series = [SeriesLine(*row) for row in rows if row[0] in known]
@@ -213,6 +237,93 @@ def _ranked_rows(
     rows = _sums(TOTALS_SQL, tournament.pk, credit, before, stage)
     totals = [PlayerTotals(*row) for row in rows if row[0] in known]
     return compute_standings_from_totals(totals=totals, **common)
+
+
+def _extra(
+    tournament: Tournament,
+    ranking: list[str],
+    credit: bool,
+    before: int,
+    stage: StageFilter | None,
+    known: set[int],
+    lots: dict[int, int],
+) -> dict[str, dict[int, int]]:
+    """The `EXTRA_METRICS` (`scoring.standings`) the ranking uses; the match metrics also
+    whenever the tournament has a target score, so its standings show them. One query
+    each: the countback's three best games per player, every seat's line of every game."""
+    wanted = needs_extra(ranking)
+    extra: dict[str, dict[int, int]] = {}
+    if wanted & {"second_best_game", "third_best_game"}:
+        scores: dict[int, list[int]] = {}
+        for player, score in _sums(COUNTBACK_SQL, tournament.pk, credit, before, stage):
+            if player in known:
+                scores.setdefault(player, []).append(score)
+        extra.update(countback(scores))
+    if wanted & {"matches_won", "match_points"} or tournament.target_score:
+        won, points = (
+            _matches(tournament, credit, before, stage, known, lots)
+            if tournament.target_score
+            else ({}, {})
+        )
+        extra["matches_won"], extra["match_points"] = won, points
+    return extra
+
+
+def _matches(
+    tournament: Tournament,
+    credit: bool,
+    before: int,
+    stage: StageFilter | None,
+    known: set[int],
+    lots: dict[int, int],
+) -> tuple[dict[int, int], dict[int, int]]:
+    """Matches won and match points over every decided target-score match
+    (`scoring.match`), tables of one-game stage rounds left out (`games.services.matches`)."""
+    one_game = set(
+        Table.objects.filter(round__tournament=tournament)
+        .filter(
+            Q(round__stage__reseat_every_game=True) | Q(round__stage__race_target__isnull=False)
+        )
+        .values_list("pk", flat=True)
+    )
+    tables: dict[int, dict[int, dict[int, tuple[int, bool, bool]]]] = {}
+    for table, number, player, score, winner, end in _sums(
+        MATCH_SQL, tournament.pk, credit, before, stage
+    ):
+        if table not in one_game:
+            line = (score, bool(winner), end == Result.End.RUMMIKUB)
+            tables.setdefault(table, {}).setdefault(number, {})[player] = line
+    seed = f"{tournament.pk}:{tournament.slug}"
+    assert tournament.target_score is not None
+    states = []
+    for games in tables.values():
+        seated = sorted({p for lines in games.values() for p in lines})
+        played = []
+        number = 1
+        while number in games:
+            lines = games[number]
+            played.append(
+                MatchGame(
+                    {p: lines[p][0] if p in lines else 0 for p in seated},
+                    frozenset(p for p, line in lines.items() if line[1]),
+                    any(line[2] for line in lines.values()),
+                )
+            )
+            number += 1
+        states.append(
+            match_state(
+                seated,
+                played,
+                target=tournament.target_score,
+                cap=tournament.target_games_cap,
+                tiebreaks=tournament.ranking,
+                lots={p: lots.get(p, lot_draw(seed, p)) for p in seated},
+            )
+        )
+    totals = match_totals(states, tournament.rule_set.placement_table())
+    won = {p: n for p, n in totals.won.items() if p in known}
+    points = {p: n for p, n in totals.points.items() if p in known}
+    return won, points
 
 
 def _placed(

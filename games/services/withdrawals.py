@@ -43,6 +43,7 @@ from tournaments.services.validation import stamp_history_user
 
 from ..models import Absence, Game, RackEntry, Result, Seat
 from .locks import lock_game, lock_tournament
+from .matches import keep_in_step, refuse_after_decision
 from .results import ResultConflict, latest_version, retire_older
 
 PLAYED = (Result.Status.CONFIRMED, Result.Status.SUBMITTED)
@@ -251,6 +252,8 @@ def game_forfeit(*, game: Game | int, by: User, player: object, based_on: object
         raise ResultConflict(based_on=based_on, current_version=current)
     if len(_present_in_play_order(game, _absent_in(game, player))) < 1:
         raise RuleError("player", _("nobody would be left to play {where}.").format(where=where))
+    refuse_after_decision(tournament, game)
     result = _store_forfeit(game, by, tournament, extra=player)
+    keep_in_step(tournament, game.table)
     results_changed(tournament)
     return result

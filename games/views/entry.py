@@ -41,6 +41,7 @@ from ..forms import GameEntry, PenaltyForm
 from ..models import MAX_EXTENSIONS, Extension, Game, Penalty, Result, Table
 from ..selectors import table_series
 from ..services.extensions import extension_add
+from ..services.matches import sentence, table_match
 from ..services.results import (
     MAX_RACK_TEXT,
     ResultConflict,
@@ -108,9 +109,20 @@ def table_entry(
         if response is not None:
             return response
         bound[posted.number] = shown
-    open_game = _open_game(request, games, posted)
+    match = table_match(tournament, table_)
+    if match is not None and match.decided:
+        # A decided match takes no further game: only its counted games may be corrected.
+        games_open = [g for g in games if g.number <= match.games]
+        open_game = _open_game(request, games_open, posted)
+    else:
+        open_game = _open_game(request, games, posted)
     rack_value_url = reverse("rack-value", kwargs={"slug": tournament.slug})
     names = {seat.player_id: seat.player.name for seat in seats}
+    match_totals = (
+        [(seat.player.name, match.totals.get(seat.player_id, 0)) for seat in seats]
+        if match is not None
+        else []
+    )
     series = []
     for game in games:
         shown = bound.get(game.number, {})
@@ -154,6 +166,12 @@ def table_entry(
             "open_game": open_game,
             "keypad_numbers": range(1, 14),
             "entered": sum(1 for game in games if game.all_results),
+            "match": match,
+            "match_sentence": sentence(match, names) if match and match.decided else "",
+            "match_totals": match_totals,
+            "match_contenders": ", ".join(names.get(p, "?") for p in match.contenders)
+            if match
+            else "",
         },
     )
 

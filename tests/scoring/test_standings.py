@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from scoring.errors import RuleError
 from scoring.placement import DEFAULT_PLACEMENT_POINTS, placement_totals
 from scoring.standings import (
+    EXTRA_METRICS,
     METRICS,
     PER_GAME,
     PLACEMENT_METRICS,
@@ -35,7 +36,13 @@ from scoring.standings import (
     validate_ranking,
 )
 
-RANKABLE = [key for key, metric in METRICS.items() if metric.direction is not None]
+# The metrics ranked from the lines alone (the extra ones, countback and matches, have
+# their own tests: tests/scoring/test_countback.py, tests/scoring/test_match.py).
+RANKABLE = [
+    key
+    for key, metric in METRICS.items()
+    if metric.direction is not None and key not in EXTRA_METRICS
+]
 
 
 def rummikub_game(
@@ -371,12 +378,13 @@ def test_lot_depends_on_the_seed():
 def test_metrics_reported_in_every_row():
     rows = standings(CLUB_PLAYERS, CLUB_LINES, ["games_won", "score"], CLUB_PENALTIES)
     only_in_ranking = {"head_to_head", *PER_GAME, "placement_points", "first_places"}
+    only_in_ranking |= EXTRA_METRICS
     always = [key for key in METRICS if key not in only_in_ranking]
     assert all(list(row.metrics) == always for row in rows)
 
     ranking = ["score", "head_to_head", "score_per_game", "won_per_game", "placement_points"]
     rows = standings(CLUB_PLAYERS, CLUB_LINES, ranking)
-    assert all(list(row.metrics) == list(METRICS) for row in rows)
+    assert all(list(row.metrics) == [k for k in METRICS if k not in EXTRA_METRICS] for row in rows)
 
 
 def test_players_without_games_share_the_first_rank():
@@ -445,6 +453,10 @@ def test_metrics_registry_follows_the_rules_table():
         "won_per_game",
         "placement_points",
         "first_places",
+        "second_best_game",
+        "third_best_game",
+        "matches_won",
+        "match_points",
     ]
     lower = {key for key, metric in METRICS.items() if metric.direction == "lower"}
     assert lower == {"rack_total", "penalties"}

@@ -126,6 +126,7 @@ class TournamentOut(serializers.Serializer):
     games_per_table = serializers.IntegerField(allow_null=True)
     rounds_planned = serializers.IntegerField(allow_null=True)
     target_score = serializers.IntegerField(allow_null=True)
+    target_games_cap = serializers.IntegerField(allow_null=True)
     results_need_confirmation = serializers.BooleanField()
     club_avoidance = serializers.ChoiceField(choices=Tournament.ClubAvoidance.choices)
     public = serializers.BooleanField()
@@ -175,6 +176,11 @@ class TournamentIn(StrictInput):
     )
     rounds_planned = StrictIntegerField(required=False, allow_null=True)
     target_score = StrictIntegerField(required=False, allow_null=True)
+    target_games_cap = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        help_text="1 to 50; a target-score match ends after this many games at the latest.",
+    )
     results_need_confirmation = StrictBooleanField(required=False)
     club_avoidance = StrictChoiceField(
         choices=Tournament.ClubAvoidance.choices,
@@ -231,6 +237,7 @@ TOURNAMENT_EXAMPLE = {
     "games_per_table": None,
     "rounds_planned": 4,
     "target_score": None,
+    "target_games_cap": None,
     "results_need_confirmation": False,
     "club_avoidance": "weighted",
     "public": True,

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from scoring.errors import Conflict, RuleError, raise_all
+from scoring.match import MAX_GAMES_CAP
 from scoring.qualification import check_slots
 from scoring.rules import (
     DEFAULT_PRESET,
@@ -57,6 +58,7 @@ NUMBER_SETTINGS: dict[str, dict[str, Any]] = {
     "games_per_table": {"low": 1, "high": MAX_GAMES_PER_TABLE, "nullable": True},
     "rounds_planned": {"low": 1, "high": MAX_ROUNDS, "nullable": True},
     "target_score": {"low": 1, "high": MAX_TARGET_SCORE, "nullable": True},
+    "target_games_cap": {"low": 1, "high": MAX_GAMES_CAP, "nullable": True},
 }
 UPDATABLE = {
     "name",
@@ -69,6 +71,7 @@ UPDATABLE = {
     "games_per_table",
     "rounds_planned",
     "target_score",
+    "target_games_cap",
     "results_need_confirmation",
     "club_avoidance",
     "public",
@@ -167,6 +170,7 @@ def tournament_create(
     rounds_planned: int | None = None,
     target_score: int | None = None,
     results_need_confirmation: bool = False,
+    target_games_cap: int | None = None,
     club_avoidance: str = Tournament.ClubAvoidance.WEIGHTED,
     public: bool = True,
 ) -> Tournament:
@@ -199,6 +203,7 @@ def tournament_create(
             "games_per_table": games_per_table,
             "rounds_planned": rounds_planned,
             "target_score": target_score,
+            "target_games_cap": target_games_cap,
             "results_need_confirmation": results_need_confirmation,
             "club_avoidance": club_avoidance,
             "public": public,
@@ -216,6 +221,7 @@ def tournament_create(
         games_per_table=games_per_table,
         rounds_planned=rounds_planned,
         target_score=target_score,
+        target_games_cap=target_games_cap,
         results_need_confirmation=results_need_confirmation,
         club_avoidance=club_avoidance,
         public=public,
@@ -272,6 +278,22 @@ def _new_rules(tournament: Tournament, changes: Mapping[str, Any]) -> dict[str, 
     return rules
 
 
+# The target-score match settings (scoring.match): rules of play, frozen like the rules.
+MATCH_SETTINGS = ("target_score", "target_games_cap")
+
+
+def _match_errors(tournament: Tournament, changes: Mapping[str, Any]) -> list[RuleError]:
+    """A target or games cap cannot change once a result exists: a table's games were
+    closed or added by the matches as they were decided (`games.services.matches`)."""
+    if tournament.first_result_at is None:
+        return []
+    return [
+        RuleError(field, _("cannot change once a result has been entered."))
+        for field in MATCH_SETTINGS
+        if field in changes and changes[field] != getattr(tournament, field)
+    ]
+
+
 @transaction.atomic
 def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> Tournament:
     """Change settings. Rules cannot change once a result exists; the slug never changes.
@@ -296,6 +318,7 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
     errors += _qualification_errors(tournament, changes)
     if "preset" in changes or "rules" in changes:
         changes["rules"] = collect(errors, _new_rules, tournament, changes)
+    errors += _match_errors(tournament, changes)
     affects_standings = False
     if "ranking" in changes:
         changes["ranking"] = collect(errors, validate_ranking, changes["ranking"])
