@@ -34,6 +34,7 @@ Terms:
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.files.storage import FileSystemStorage
 from django.db import models
 from django.db.models import F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
@@ -388,3 +389,63 @@ class RatingChange(models.Model):
     def shown(self) -> int:
         """The rating people read (`scoring.ratings.Rating.shown`)."""
         return Rating(self.mu, self.sigma).shown
+
+
+def export_storage() -> FileSystemStorage:
+    """Where finished background exports are kept: `EXPORT_DIR` (under `DATA_DIR`)."""
+    return FileSystemStorage(location=settings.EXPORT_DIR)
+
+
+class ExportJob(models.Model):
+    """One export (or import) too large for a request, run by a background job: what was
+    asked, how far it got, and its file once done (`games.services.export_jobs`)."""
+
+    class Kind(models.TextChoices):
+        SHEETS_PDF = "sheets_pdf", _("Table sheets PDF")
+        EVENT_FILE_IMPORT = "event_file_import", _("Event file import")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="export_jobs"
+    )
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, null=True, blank=True, related_name="export_jobs"
+    )
+    # What else the export depends on (the paper, the language, an import's slug).
+    params = models.JSONField(default=dict, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="export_jobs"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    # The output (an import: its input until it ran); `filename` is what the download is called.
+    file = models.FileField(storage=export_storage, upload_to="exports/%Y/%m/%d", blank=True)
+    filename = models.CharField(max_length=200, blank=True)
+    error = models.TextField(blank=True)
+    # An import's new tournament (its slug), once done.
+    result = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["kind", "tournament", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} ({self.status} {self.done}/{self.total})"
+
+    @property
+    def active(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+    @property
+    def percent(self) -> int:
+        return 0 if not self.total else min(100, self.done * 100 // self.total)
