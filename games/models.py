@@ -33,6 +33,8 @@ Terms:
 
 from __future__ import annotations
 
+import os
+
 from django.conf import settings
 from django.core.files.storage import FileSystemStorage
 from django.db import models
@@ -391,9 +393,21 @@ class RatingChange(models.Model):
         return Rating(self.mu, self.sigma).shown
 
 
+class ExportStorage(FileSystemStorage):
+    """The files of background exports, in `EXPORT_DIR` (under `DATA_DIR`), read at each
+    use: a changed setting (a test's temporary directory) counts at once."""
+
+    @property
+    def base_location(self) -> str:  # type: ignore[override]
+        return str(settings.EXPORT_DIR)
+
+    @property
+    def location(self) -> str:  # type: ignore[override]
+        return os.path.abspath(self.base_location)
+
+
 def export_storage() -> FileSystemStorage:
-    """Where finished background exports are kept: `EXPORT_DIR` (under `DATA_DIR`)."""
-    return FileSystemStorage(location=settings.EXPORT_DIR)
+    return ExportStorage()
 
 
 class ExportJob(models.Model):

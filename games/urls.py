@@ -70,7 +70,9 @@ urlpatterns = [
     path(ROUND + "sheets.pdf", rounds.round_sheets_pdf, name="round-sheets-pdf"),
     path(ROUND + "sheets/pdf-job", rounds.round_sheets_job, name="round-sheets-job"),
     path(T + "exports/<int:job_id>/", rounds.export_job_status, name="export-job"),
-    path(T + "exports/<int:job_id>/download", rounds.export_job_download, name="export-job-download"),
+    path(
+        T + "exports/<int:job_id>/download", rounds.export_job_download, name="export-job-download"
+    ),
     path(ROUND + "links/revoke/", rounds.table_links_revoke, name="table-links-revoke"),
     # The address in a table sheet's QR code: signs a phone in as that table's scorekeeper.
     path(TABLE + "link/<str:token>/", table_links.table_link, name="table-link"),
