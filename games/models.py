@@ -40,6 +40,7 @@ from django.core.files.storage import FileSystemStorage
 from django.db import models
 from django.db.models import F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -139,7 +140,9 @@ class Result(models.Model):
     submitted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    submitted_at = models.DateTimeField(auto_now_add=True)
+    # The time of the entry; a default, not `auto_now_add`, so an event file's import
+    # keeps the document's times in its one bulk insert.
+    submitted_at = models.DateTimeField(default=timezone.now, editable=False)
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -265,7 +268,7 @@ class Penalty(models.Model):
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    recorded_at = models.DateTimeField(auto_now_add=True)
+    recorded_at = models.DateTimeField(default=timezone.now, editable=False)  # as submitted_at
     voided = models.BooleanField(default=False)
     voided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"

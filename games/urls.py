@@ -29,6 +29,11 @@ CLUB = "clubs/<slug:club_slug>/"
 
 urlpatterns = [
     path("event-files/import/", event_files.event_file_import_page, name="event-file-import"),
+    path(
+        "event-files/import/jobs/<int:job_id>/",
+        event_files.event_file_import_job,
+        name="event-file-import-job",
+    ),
     path(CLUB, clubs.club_detail, name="club-detail"),
     path(CLUB + "members/<num:member_id>/", clubs.member_detail, name="member-detail"),
     path(CLUB + "seasons/<slug:season_slug>/", clubs.season_detail, name="season-detail"),

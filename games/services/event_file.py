@@ -59,6 +59,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -95,7 +96,8 @@ FORMAT = "rummitab-event-file"
 FORMAT_VERSION = 1
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "event-file-1.schema.json"
 GENERATOR = "Rummitab"
-# The largest event file an import reads (a weekend open of 200 players is some 3 MiB).
+# The largest event file an import reads by default (setting `EVENT_FILE_MAX_BYTES`; a
+# weekend open of 200 players x 7 rounds is some 1.5 MiB).
 MAX_EVENT_FILE_BYTES = 16 * 1024 * 1024
 # The most schema problems one answer lists (a person fixes the first ones and retries).
 MAX_SCHEMA_ERRORS = 20
@@ -684,13 +686,25 @@ def event_file_problems(document: object) -> list[RuleError]:
 # --- import -------------------------------------------------------------------------------
 
 
-def event_file_read(data: bytes) -> object:
-    """The document in an uploaded file: UTF-8 JSON, at most `MAX_EVENT_FILE_BYTES`."""
-    if len(data) > MAX_EVENT_FILE_BYTES:
+def event_file_max_bytes() -> int:
+    return getattr(settings, "EVENT_FILE_MAX_BYTES", MAX_EVENT_FILE_BYTES)
+
+
+def event_file_size_check(size: int) -> None:
+    """Refuse a file above `EVENT_FILE_MAX_BYTES`, naming the limit."""
+    limit = event_file_max_bytes()
+    if size > limit:
         raise RuleError(
             "file",
-            _("is larger than {size} MiB.").format(size=MAX_EVENT_FILE_BYTES // (1024 * 1024)),
+            _("is larger than {size} MiB, the most this site imports.").format(
+                size=round(limit / (1024 * 1024), 1)
+            ),
         )
+
+
+def event_file_read(data: bytes) -> object:
+    """The document in an uploaded file: UTF-8 JSON, at most `EVENT_FILE_MAX_BYTES`."""
+    event_file_size_check(len(data))
     try:
         return json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
@@ -929,14 +943,14 @@ def _results_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: 
                 submitted_by=by,
                 confirmed_by=by if r["confirmed_at"] else None,
                 confirmed_at=_time(r["confirmed_at"]),
+                submitted_at=_time(r["submitted_at"]),
             ),
             r,
         )
         for game, g in games
         for r in g["results"]
     ]
-    results = Result.objects.bulk_create(result for result, _ in pairs)
-    _keep_times(results, "submitted_at", (r["submitted_at"] for _, r in pairs))
+    Result.objects.bulk_create(result for result, _ in pairs)
     RackEntry.objects.bulk_create(
         RackEntry(
             result=result,
@@ -950,7 +964,7 @@ def _results_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: 
 
 def _penalties_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: User) -> None:
     rows = [(game, p) for game, g in games for p in g["penalties"]]
-    penalties = Penalty.objects.bulk_create(
+    Penalty.objects.bulk_create(
         Penalty(
             game=game,
             player=players[p["player"]],
@@ -962,7 +976,7 @@ def _penalties_in(games: list[tuple[Game, dict]], players: dict[int, Player], by
             voided=p["voided"],
             voided_by=by if p["voided"] else None,
             voided_at=_time(p["voided_at"]),
+            recorded_at=_time(p["recorded_at"]),
         )
         for game, p in rows
     )
-    _keep_times(penalties, "recorded_at", (p["recorded_at"] for _, p in rows))

@@ -27,6 +27,7 @@ short transaction (readers poll it).
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from typing import Any
 
@@ -34,13 +35,22 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from scoring.errors import RuleError
 from tournaments import jobs
 from tournaments.models import Round, Tournament
 from tournaments.permissions import User
 
 from ..models import ExportJob
+from .event_file import (
+    event_file_import,
+    event_file_max_bytes,
+    event_file_read,
+    event_file_size_check,
+)
+
+logger = logging.getLogger(__name__)
 
 SHEETS_TASK = "games.render_sheets_pdf"
 IMPORT_TASK = "games.import_event_file"
@@ -165,3 +175,50 @@ def export_jobs_prune(now: Any = None) -> int:
             job.file.delete(save=False)
     ExportJob.objects.filter(pk__in=[job.pk for job in old]).delete()
     return len(old)
+
+
+def event_file_import_run(job_id: int) -> str | None:
+    """Run the import job `job_id`: its uploaded file becomes a tournament organised by
+    who asked (`games.services.event_file`); the new slug, or None when it failed (the
+    problems, each named by its JSON path, are the job's `error`)."""
+    job = export_job_start(job_id)
+    if job is None:
+        return None
+    try:
+        with job.file.open("rb") as upload:
+            data = upload.read()
+        export_job_progress(job, 0, 1)
+        with translation.override(job.params.get("language") or None):
+            document = event_file_read(data)
+            del data
+            tournament = event_file_import(
+                by=job.requested_by, document=document, slug=job.params.get("slug") or None
+            )
+    except RuleError as error:
+        export_job_fail(job_id, "\n".join(str(e) for e in error.flatten()))
+        return None
+    except Exception as exc:
+        logger.exception("import job %s failed", job_id)
+        export_job_fail(job_id, f"{type(exc).__name__}: {exc}")
+        return None
+    export_job_finish(job, content=None, result=tournament.slug)
+    return tournament.slug
+
+
+def event_file_upload(*, by: User, upload: Any, slug: str | None = None) -> Tournament | ExportJob:
+    """Import an uploaded event file (`upload`: a file object): at once when it is at most
+    `EVENT_FILE_REQUEST_BYTES` (the new tournament), else as a job (the job; nothing is
+    checked but its size until it runs). A file above `EVENT_FILE_MAX_BYTES` is refused
+    with a `RuleError` naming the limit, read no further than that."""
+    data = upload.read(event_file_max_bytes() + 1)
+    event_file_size_check(len(data))
+    if len(data) <= settings.EVENT_FILE_REQUEST_BYTES:
+        return event_file_import(by=by, document=event_file_read(data), slug=slug)
+    job, _new = export_job_request(
+        by=by,
+        kind=ExportJob.Kind.EVENT_FILE_IMPORT,
+        params={"slug": slug or "", "language": translation.get_language()},
+        total=1,
+        upload=data,
+    )
+    return job
