@@ -46,7 +46,6 @@ def main() -> None:
     args = parser.parse_args()
     sizes = [2] if args.quick else args.tables
     setup_test_environment()
-    settings.JOBS_INLINE = False  # the job thread of this process, as without a broker
     settings.EXPORT_DIR = tempfile.mkdtemp(prefix="bench-sheets-")
     old_name = connection.creation.create_test_db(verbosity=0)
     try:
@@ -54,8 +53,12 @@ def main() -> None:
         client = Client()
         client.force_login(alice)
         for tables in sizes:
+            # Built with the recomputes inline: a job thread writing to the in-memory
+            # SQLite database meanwhile would find its tables locked.
+            settings.JOBS_INLINE = True
             tournament = make_tournament(alice, name=f"Bench {tables}", players=4 * tables)
             open_round(tournament, alice)
+            settings.JOBS_INLINE = False  # the job thread of this process, as without a broker
             kwargs = {"slug": tournament.slug, "round_number": 1}
             start = time.perf_counter()
             response = client.post(reverse("round-sheets-job", kwargs=kwargs), {"paper": "a4"})
