@@ -22,9 +22,9 @@ Terms:
 Decisions: what stays in its request — an event file's export (some 1 s at 200 players x
 7 rounds, `bench.event_file`), the CSV exports and one table's sheet; what leaves it — a
 whole round's sheets (always, whatever its size) and an event file above
-`EVENT_FILE_REQUEST_BYTES` (4 MiB). The files live on the local disk (`EXPORT_DIR`, under `DATA_DIR`), which
-the web processes and a worker on the same machine share; a worker on another machine
-needs that directory shared. Progress is written at most once per step, each in its own
+`EVENT_FILE_REQUEST_BYTES` (4 MiB). The files live on the local disk (`EXPORT_DIR`,
+under `DATA_DIR`), which the web processes and a worker on the same machine share; a
+worker on another machine needs that directory shared. Progress is written at most once per step, each in its own
 short transaction (readers poll it).
 """
 
