@@ -24,8 +24,8 @@ Decisions: what stays in its request — an event file's export (some 1 s at 200
 whole round's sheets (always, whatever its size) and an event file above
 `EVENT_FILE_REQUEST_BYTES` (4 MiB). The files live on the local disk (`EXPORT_DIR`,
 under `DATA_DIR`), which the web processes and a worker on the same machine share; a
-worker on another machine needs that directory shared. Progress is written at most once per step, each in its own
-short transaction (readers poll it).
+worker on another machine needs that directory shared. Progress is written once per
+step, each write its own short statement (the page polls it).
 """
 
 from __future__ import annotations
