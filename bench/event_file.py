@@ -39,6 +39,7 @@ from games.services.event_file import (  # noqa: E402
     event_file_problems,
 )
 from games.services.standings import standings_recompute  # noqa: E402
+from tournaments import jobs  # noqa: E402
 
 
 def rows_of(tournament_id: int) -> list[tuple]:
@@ -80,6 +81,7 @@ def main() -> None:
             f"(validation alone {check_ms:,.0f} ms); import/export {import_ms / export_ms:.2f}"
         )
         print(f"same standings after the round trip: {same}")
+        jobs.wait_idle(60)  # the import's recompute, on the job thread, before the drop
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
