@@ -44,6 +44,11 @@ urlpatterns = [
         name="api-event-file-schema",
     ),
     path("event-files/", event_files.EventFileImportView.as_view(), name="api-event-files"),
+    path(
+        "event-files/import-jobs/<int:job_id>/",
+        event_files.EventFileImportJobView.as_view(),
+        name="api-event-file-import-job",
+    ),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its start-up script as a file (?script): no inline script,
     # as the Content-Security-Policy wants; templates/drf_spectacular/ drops the <style>.

@@ -345,6 +345,15 @@ WEBHOOK_REPAIR_SECONDS = env_int("WEBHOOK_REPAIR_SECONDS", 300)
 # get JOBS_DRAIN_SECONDS to finish the jobs already due.
 JOBS_INLINE = env_bool("JOBS_INLINE", False)
 JOBS_DRAIN_SECONDS = env_int("JOBS_DRAIN_SECONDS", 10)
+# --- exports and imports run as background jobs (games/services/export_jobs.py;
+# docs/operations/configuration.md) ---
+# Finished files of background exports are kept in EXPORT_DIR for EXPORT_KEEP_HOURS.
+# An event file larger than EVENT_FILE_REQUEST_BYTES is imported by a job, not in the
+# request; one larger than EVENT_FILE_MAX_BYTES is refused (413 naming the limit).
+EXPORT_DIR = Path(os.environ.get("EXPORT_DIR") or DATA_DIR / "exports")
+EXPORT_KEEP_HOURS = env_int("EXPORT_KEEP_HOURS", 24)
+EVENT_FILE_REQUEST_BYTES = env_int("EVENT_FILE_REQUEST_BYTES", 4 * 1024 * 1024)
+EVENT_FILE_MAX_BYTES = env_int("EVENT_FILE_MAX_BYTES", 16 * 1024 * 1024)
 # Webhooks may reach this machine and the private networks (a club's own LAN) only with
 # this on; link-local, multicast, reserved addresses and database ports never.
 WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", False)

@@ -9,4 +9,6 @@ class GamesConfig(AppConfig):
         # Registers the Celery tasks in every process that loads Django (web, worker,
         # commands): the lower layers enqueue the standings job by its name alone
         # (`tournaments.events`), so the job must be known before anything asks for it.
-        from . import tasks  # noqa: F401
+        # The sheets job lives with the sheets' templates (`games.sheets`), above the
+        # services; it is registered the same way.
+        from . import sheets, tasks  # noqa: F401

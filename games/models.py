@@ -33,10 +33,14 @@ Terms:
 
 from __future__ import annotations
 
+import os
+
 from django.conf import settings
+from django.core.files.storage import FileSystemStorage
 from django.db import models
 from django.db.models import F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -136,7 +140,9 @@ class Result(models.Model):
     submitted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    submitted_at = models.DateTimeField(auto_now_add=True)
+    # The time of the entry; a default, not `auto_now_add`, so an event file's import
+    # keeps the document's times in its one bulk insert.
+    submitted_at = models.DateTimeField(default=timezone.now, editable=False)
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -262,7 +268,7 @@ class Penalty(models.Model):
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    recorded_at = models.DateTimeField(auto_now_add=True)
+    recorded_at = models.DateTimeField(default=timezone.now, editable=False)  # as submitted_at
     voided = models.BooleanField(default=False)
     voided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -388,3 +394,75 @@ class RatingChange(models.Model):
     def shown(self) -> int:
         """The rating people read (`scoring.ratings.Rating.shown`)."""
         return Rating(self.mu, self.sigma).shown
+
+
+class ExportStorage(FileSystemStorage):
+    """The files of background exports, in `EXPORT_DIR` (under `DATA_DIR`), read at each
+    use: a changed setting (a test's temporary directory) counts at once."""
+
+    @property
+    def base_location(self) -> str:  # type: ignore[override]
+        return str(settings.EXPORT_DIR)
+
+    @property
+    def location(self) -> str:  # type: ignore[override]
+        return os.path.abspath(self.base_location)
+
+
+def export_storage() -> FileSystemStorage:
+    return ExportStorage()
+
+
+class ExportJob(models.Model):
+    """One export (or import) too large for a request, run by a background job: what was
+    asked, how far it got, and its file once done (`games.services.export_jobs`)."""
+
+    class Kind(models.TextChoices):
+        SHEETS_PDF = "sheets_pdf", _("Table sheets PDF")
+        EVENT_FILE_IMPORT = "event_file_import", _("Event file import")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="export_jobs"
+    )
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, null=True, blank=True, related_name="export_jobs"
+    )
+    # What else the export depends on (the paper, the language, an import's slug).
+    params = models.JSONField(default=dict, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="export_jobs"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    # The output (an import: its input until it ran); `filename` is what the download is called.
+    file = models.FileField(storage=export_storage, upload_to="exports/%Y/%m/%d", blank=True)
+    filename = models.CharField(max_length=200, blank=True)
+    error = models.TextField(blank=True)
+    # An import's new tournament (its slug), once done.
+    result = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["kind", "tournament", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} ({self.status} {self.done}/{self.total})"
+
+    @property
+    def active(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+    @property
+    def percent(self) -> int:
+        return 0 if not self.total else min(100, self.done * 100 // self.total)

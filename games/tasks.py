@@ -30,6 +30,7 @@ from tournaments.services.webhooks import (
     webhooks_repair,
 )
 
+from .services.export_jobs import IMPORT_TASK, event_file_import_run
 from .services.ratings import ratings_update
 from .services.seasons import season_recompute
 from .services.standings import (
@@ -115,3 +116,10 @@ def deliver_webhook(self: Any, delivery_id: int) -> str:
 @shared_task(name=WEBHOOK_REPAIR_TASK, autoretry_for=DATABASE_ERRORS, max_retries=3)
 def repair_webhooks() -> list[int]:
     return webhooks_repair()
+
+
+@shared_task(name=IMPORT_TASK)
+def import_event_file(job_id: int) -> str | None:
+    # Not retried: an import is one transaction, and a second try after a hiccup would
+    # meet the slug the first one may have taken.
+    return event_file_import_run(job_id)

@@ -29,6 +29,11 @@ CLUB = "clubs/<slug:club_slug>/"
 
 urlpatterns = [
     path("event-files/import/", event_files.event_file_import_page, name="event-file-import"),
+    path(
+        "event-files/import/jobs/<int:job_id>/",
+        event_files.event_file_import_job,
+        name="event-file-import-job",
+    ),
     path(CLUB, clubs.club_detail, name="club-detail"),
     path(CLUB + "members/<num:member_id>/", clubs.member_detail, name="member-detail"),
     path(CLUB + "seasons/<slug:season_slug>/", clubs.season_detail, name="season-detail"),
@@ -68,6 +73,11 @@ urlpatterns = [
     path(ROUND + "clock/", rounds.round_clock, name="round-clock"),
     path(ROUND + "sheets/", rounds.round_sheets, name="round-sheets"),
     path(ROUND + "sheets.pdf", rounds.round_sheets_pdf, name="round-sheets-pdf"),
+    path(ROUND + "sheets/pdf-job", rounds.round_sheets_job, name="round-sheets-job"),
+    path(T + "exports/<int:job_id>/", rounds.export_job_status, name="export-job"),
+    path(
+        T + "exports/<int:job_id>/download", rounds.export_job_download, name="export-job-download"
+    ),
     path(ROUND + "links/revoke/", rounds.table_links_revoke, name="table-links-revoke"),
     # The address in a table sheet's QR code: signs a phone in as that table's scorekeeper.
     path(TABLE + "link/<str:token>/", table_links.table_link, name="table-link"),

@@ -5,24 +5,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.common import StrictCharField, StrictInput, TournamentScoped, errors, valid
 
+from ..models import ExportJob
 from ..services.event_file import (
     MAX_EVENT_FILE_BYTES,
     event_file_export,
-    event_file_import,
-    event_file_read,
     event_file_schema,
 )
+from ..services.export_jobs import event_file_upload
 
 EVENT_FILE_EXAMPLE = {
     "format": "rummitab-event-file",
@@ -199,7 +201,9 @@ class EventFileView(TournamentScoped, APIView):
 
 class EventFileImportIn(StrictInput):
     file = serializers.FileField(
-        help_text=f"The event file: UTF-8 JSON, at most {MAX_EVENT_FILE_BYTES // 1024**2} MiB."
+        help_text="The event file: UTF-8 JSON, at most the site's `EVENT_FILE_MAX_BYTES` "
+        f"({MAX_EVENT_FILE_BYTES // 1024**2} MiB unless the site says otherwise); a file "
+        "larger than `EVENT_FILE_REQUEST_BYTES` is imported by a background job (202)."
     )
     slug = StrictCharField(
         required=False,
@@ -214,6 +218,53 @@ class ImportedOut(serializers.Serializer):
     name = serializers.CharField()
     players = serializers.IntegerField(help_text="Players registered.")
     rounds = serializers.IntegerField(help_text="Rounds created.")
+
+
+class ImportJobOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=ExportJob.Status.choices)
+    done = serializers.IntegerField(help_text="Steps done (of `total`).")
+    total = serializers.IntegerField()
+    url = serializers.CharField(help_text="Where to poll this job.")
+    tournament = serializers.CharField(
+        allow_null=True, help_text="The new tournament's slug, once `done`."
+    )
+    error = serializers.CharField(
+        help_text="What went wrong, once `failed`: each problem on a line, named by its JSON path."
+    )
+
+
+def _job_out(job: ExportJob) -> dict[str, Any]:
+    return {
+        "id": job.pk,
+        "status": job.status,
+        "done": job.done,
+        "total": job.total,
+        "url": reverse("api-event-file-import-job", kwargs={"job_id": job.pk}),
+        "tournament": job.result or None,
+        "error": job.error,
+    }
+
+
+class EventFileImportJobView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["event files"],
+        summary="Follow the import of a large event file",
+        description="The background import started by a 202 from `POST /api/v1/event-files/`:"
+        " `queued`, `running`, then `done` (with the new tournament's slug) or `failed` "
+        "(with the problems). Only the user who uploaded the file sees it.",
+        responses={200: ImportJobOut, **errors(401, 404)},
+    )
+    def get(self, request: Any, job_id: int) -> Response:
+        job = get_object_or_404(
+            ExportJob,
+            pk=job_id,
+            kind=ExportJob.Kind.EVENT_FILE_IMPORT,
+            requested_by=request.user,
+        )
+        return Response(_job_out(job))
 
 
 class EventFileImportView(APIView):
@@ -233,7 +284,15 @@ class EventFileImportView(APIView):
         "The standings are recomputed from the results and come out the same, ties "
         "included (each player's `lot` is kept).",
         request={"multipart/form-data": EventFileImportIn},
-        responses={201: ImportedOut, **errors(400, 401, 403, 409)},
+        responses={
+            201: ImportedOut,
+            202: OpenApiResponse(
+                ImportJobOut,
+                description="A file larger than the site's `EVENT_FILE_REQUEST_BYTES`: "
+                "imported by a background job; poll its `url`.",
+            ),
+            **errors(400, 401, 403, 409),
+        },
         examples=[
             OpenApiExample(
                 "Imported",
@@ -251,10 +310,12 @@ class EventFileImportView(APIView):
     )
     def post(self, request: Any) -> Response:
         data = valid(EventFileImportIn, request.data)
-        document = event_file_read(data["file"].read(MAX_EVENT_FILE_BYTES + 1))
-        tournament = event_file_import(
-            by=request.user, document=document, slug=data.get("slug") or None
+        tournament = event_file_upload(
+            by=request.user, upload=data["file"], slug=data.get("slug") or None
         )
+        if isinstance(tournament, ExportJob):
+            out = _job_out(tournament)
+            return Response(out, status=status.HTTP_202_ACCEPTED, headers={"Location": out["url"]})
         return Response(
             {
                 "slug": tournament.slug,

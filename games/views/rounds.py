@@ -17,37 +17,28 @@ Terms:
 
 from __future__ import annotations
 
-import functools
-import os
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
-import segno
 from django import forms
 from django.contrib import messages
-from django.contrib.staticfiles import finders
 from django.db.models import Max
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.utils.timezone import localtime
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring.errors import RuleError
 from scoring.seating.words import PER_GAME_HINT, quality_sentences
 from tournaments.models import Round, Tournament
 from tournaments.selectors import checkin_list
-from tournaments.services.table_links import table_links_issue
 from tournaments.services.table_links import table_links_revoke as revoke_links
-from tournaments.table_links import token_for
 from tournaments.web import (
     add_rule_errors,
-    public_url,
     tournament_context,
     tournament_page,
     whole_number,
@@ -61,13 +52,16 @@ from ..forms import (
     SeatSwapForm,
     draw_json,
 )
+from ..models import ExportJob
 from ..selectors import round_tables
 from ..services import rounds as services
+from ..services.export_jobs import export_job_request
 from ..services.stages import round_stage_words
+from ..sheets import PAPERS, one_sheet_pdf, sheets_filename, sheets_of_round
 from .caching import Conditional
 
 if TYPE_CHECKING:
-    from weasyprint import CSS
+    pass
 
 
 def _table_cards(round_: Round, query: str) -> list[dict[str, Any]]:
@@ -424,69 +418,25 @@ def round_cancel(request: HttpRequest, tournament: Tournament, round_number: int
     )
 
 
-def _qr_svg(url: str, table_number: int) -> str:
-    code = segno.make(url, error="m")
-    # segno writes the SVG itself; the only text in it is our own URL and title.
-    return mark_safe(
-        code.svg_inline(
-            scale=4,
-            border=2,
-            omitsize=True,
-            title=_("Table {number} entry").format(number=table_number),
-        )
-    )
-
-
 def _sheets(request: HttpRequest, tournament: Tournament, round_: Round) -> dict[str, Any]:
-    """What the sheets of a round show: per table its seats, each game's starter and its
-    table link (the link's address and QR, from `PUBLIC_BASE_URL`)."""
-    tables = list(round_tables(round_))
-    links = table_links_issue(
-        by=request.user, round_=round_, table_numbers=[table.number for table in tables]
-    )
-    sheets = []
-    for table in tables:
-        seats = list(table.seats.all())
-        by_position = {seat.position: seat for seat in seats}
-        url = public_url(
-            reverse(
-                "table-link",
-                kwargs={
-                    "slug": tournament.slug,
-                    "round_number": round_.number,
-                    "table_number": table.number,
-                    "token": token_for(links[table.number]),
-                },
-            )
-        )
-        games = [
-            {"game": game, "starter": by_position.get(game.starter_position)}
-            for game in table.games.all()
-        ]
-        sheets.append(
-            {
-                "table": table,
-                "seats": seats,
-                "games": games,
-                "dense": len(games) > SPACIOUS_GAMES,
-                "link": links[table.number],
-                "url": url,
-                "qr": _qr_svg(url, table.number),
-            }
-        )
     return {
         **tournament_context(request.user, tournament),
         "round": round_,
-        "sheets": sheets,
+        "sheets": sheets_of_round(request.user, tournament, round_),
         "papers": PAPERS,
+        "job": _sheets_job(tournament, round_),
     }
 
 
-# Up to this many games a sheet has tall cells to write a rack's tiles in; more games
-# (up to 12) get shorter ones, so the sheet stays one page.
-SPACIOUS_GAMES = 6
-# Paper sizes of the PDF download: its query value -> the CSS @page size.
-PAPERS = {"a4": "A4", "letter": "letter"}
+def _sheets_job(tournament: Tournament, round_: Round) -> ExportJob | None:
+    """The newest whole-round PDF job of the round (its progress or its download)."""
+    return (
+        ExportJob.objects.filter(
+            kind=ExportJob.Kind.SHEETS_PDF, tournament=tournament, round=round_
+        )
+        .order_by("-created_at", "-pk")
+        .first()
+    )
 
 
 @tournament_page("score")
@@ -496,45 +446,87 @@ def round_sheets(request: HttpRequest, tournament: Tournament, round_number: int
     return render(request, "games/sheets.html", _sheets(request, tournament, round_))
 
 
+def _paper(request: HttpRequest) -> str:
+    paper = request.GET.get("paper") or request.POST.get("paper") or "a4"
+    if paper not in PAPERS:
+        raise Http404(_("Paper is a4 or letter."))
+    return paper
+
+
 @tournament_page("score")
 def round_sheets_pdf(
     request: HttpRequest, tournament: Tournament, round_number: int
 ) -> HttpResponse:
-    """The round's sheets as one PDF, one table per page, on A4 (``?paper=a4``, the
-    default) or Letter (``?paper=letter``): the same page and stylesheet as the browser
-    prints, laid out by WeasyPrint."""
+    """One table's sheet as a PDF (``?table=N``), on A4 (``?paper=a4``, the default) or
+    Letter (``?paper=letter``), laid out at once. Without a table, the whole round is a
+    background job: this answers with the sheets page, where it is started and followed."""
     round_ = get_object_or_404(tournament.rounds, number=round_number)
-    paper = request.GET.get("paper", "a4")
-    if paper not in PAPERS:
-        raise Http404(_("Paper is a4 or letter."))
-    html = render_to_string(
-        "games/sheets_pdf.html", _sheets(request, tournament, round_), request=request
-    )
-    pdf = sheets_pdf(html, PAPERS[paper])
+    paper = _paper(request)
+    table = whole_number(request.GET.get("table"))
+    if table is None:
+        url = reverse(
+            "round-sheets", kwargs={"slug": tournament.slug, "round_number": round_.number}
+        )
+        return redirect(f"{url}?paper={paper}#round-pdf")
+    if not round_.tables.filter(number=table).exists():
+        raise Http404(_("No such table in this round."))
+    pdf = one_sheet_pdf(request.user, tournament, round_, table, paper)
     response = HttpResponse(pdf, content_type="application/pdf")
-    filename = f"{tournament.slug}-round-{round_.number}-sheets-{paper}.pdf"
+    filename = sheets_filename(tournament, round_, paper, table)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
-def sheets_pdf(html: str, size: str) -> bytes:
-    """The PDF of the sheets page `html` on paper `size` (a CSS @page size)."""
-    # WeasyPrint is imported on the first PDF, not with the module: loading it (Pango
-    # through cffi) takes about a second, which every manage.py command and every start of
-    # the site paid because the URL checks import this module (docs/operations/install.md).
-    from weasyprint import HTML
+@require_POST
+@tournament_page("score")
+def round_sheets_job(
+    request: HttpRequest, tournament: Tournament, round_number: int
+) -> HttpResponse:
+    """Start the whole round's PDF as a background job (or follow the one already
+    running for the same paper), then show its progress on the sheets page."""
+    round_ = get_object_or_404(tournament.rounds, number=round_number)
+    paper = _paper(request)
+    job, _new = export_job_request(
+        by=request.user,
+        kind=ExportJob.Kind.SHEETS_PDF,
+        tournament=tournament,
+        round_=round_,
+        params={"paper": paper, "language": get_language()},
+        total=round_.tables.count(),
+    )
+    if request.headers.get("HX-Request"):
+        return _job_fragment(request, tournament, job)
+    url = reverse("round-sheets", kwargs={"slug": tournament.slug, "round_number": round_.number})
+    return redirect(f"{url}#round-pdf")
 
-    path = finders.find("css/site.css")
-    return HTML(string=html).write_pdf(stylesheets=_stylesheets(path, os.path.getmtime(path), size))
+
+def _job_fragment(request: HttpRequest, tournament: Tournament, job: ExportJob) -> HttpResponse:
+    return render(request, "games/_export_job.html", {"tournament": tournament, "job": job})
 
 
-@functools.lru_cache(maxsize=4)
-def _stylesheets(path: str, mtime: float, size: str) -> list[CSS]:
-    """site.css and the paper size, parsed once per process (about a second of a PDF's
-    time otherwise); `mtime` makes an edited site.css count at once."""
-    from weasyprint import CSS
+def _tournament_job(tournament: Tournament, job_id: int) -> ExportJob:
+    return get_object_or_404(ExportJob, pk=job_id, tournament=tournament)
 
-    return [CSS(filename=path), CSS(string=f"@page {{ size: {size}; }}")]
+
+@require_safe
+@tournament_page("score")
+def export_job_status(request: HttpRequest, tournament: Tournament, job_id: int) -> HttpResponse:
+    """A job's progress (the fragment the sheets page polls while it runs)."""
+    return _job_fragment(request, tournament, _tournament_job(tournament, job_id))
+
+
+@require_safe
+@tournament_page("score")
+def export_job_download(request: HttpRequest, tournament: Tournament, job_id: int) -> HttpResponse:
+    """A finished job's file (404 until it is done, or once it was cleaned up)."""
+    job = _tournament_job(tournament, job_id)
+    if job.status != ExportJob.Status.DONE or not job.file:
+        raise Http404(_("This file is not ready, or no longer kept."))
+    try:
+        handle = job.file.open("rb")
+    except FileNotFoundError:
+        raise Http404(_("This file is not ready, or no longer kept.")) from None
+    return FileResponse(handle, as_attachment=True, filename=job.filename)
 
 
 @require_POST
