@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -507,6 +508,9 @@ CLUB_ORGANISER_EXAMPLE = {"username": "alice", "added_at": "2026-03-01T18:00:00Z
 
 
 class ClubOrganiserListView(APIView):
+    # Reading the list needs a sign-in too (401 first, as for the staff list).
+    permission_classes = [IsAuthenticated]
+
     @extend_schema(
         tags=["clubs"],
         summary="List a club's organisers",
