@@ -84,8 +84,7 @@ MEANINGS = {
     "tournament (reopen it first), a stale `based_on` (the body names `current_version`), "
     "a round already open (`last_round`), a simultaneous change, records that block a "
     "delete. Reload and retry.",
-    413: "The body is larger than the API takes (256 KB; a CSV or event file has its own "
-    "limit).",
+    413: "The body is larger than the API takes (256 KB; a CSV or event file has its own limit).",
     415: "The body is not JSON (or, for a file upload, not multipart/form-data).",
 }
 
@@ -132,37 +131,43 @@ def event_file_components() -> dict[str, dict[str, Any]]:
     one-value `enum`, a type list with "null" becomes `nullable`, `$defs` references point
     at the components, `propertyNames` (not in 3.0) goes: the JSON Schema still checks it."""
     source = event_file_schema()
-
-    def convert(node: Any) -> Any:
-        if isinstance(node, list):
-            return [convert(item) for item in node]
-        if not isinstance(node, dict):
-            return node
-        out: dict[str, Any] = {}
-        for key, value in node.items():
-            if key in {"$schema", "$id", "$defs", "title", "propertyNames"}:
-                continue  # the title would name the generated class instead of EventFile
-            if key == "$ref":
-                out[key] = "#/components/schemas/EventFile" + _camel(value.rsplit("/", 1)[1])
-            elif key == "const":
-                out["enum"] = [value]
-            elif key == "type" and isinstance(value, list):
-                kinds = [kind for kind in value if kind != "null"]
-                out["type"] = kinds[0]
-                if "null" in value:
-                    out["nullable"] = True
-            elif key in {"properties", "patternProperties"}:
-                out[key] = {name: convert(sub) for name, sub in value.items()}
-            else:
-                out[key] = convert(value)
-        if "$ref" in out and len(out) > 1:  # OpenAPI 3.0 ignores siblings of a $ref
-            return {"allOf": [{"$ref": out.pop("$ref")}], **out}
-        return out
-
-    components = {"EventFile": convert(source)}
+    components = {"EventFile": _converted(source)}
     for name, definition in source.get("$defs", {}).items():
-        components["EventFile" + _camel(name)] = convert(definition)
+        components["EventFile" + _camel(name)] = _converted(definition)
     return components
+
+
+# Not in OpenAPI 3.0 (the JSON Schema still checks them), or naming the generated class
+# after the title instead of EventFile.
+DROPPED = {"$schema", "$id", "$defs", "title", "propertyNames"}
+
+
+def _converted(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_converted(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in DROPPED:
+            continue
+        if key == "$ref":
+            out[key] = "#/components/schemas/EventFile" + _camel(value.rsplit("/", 1)[1])
+        elif key == "const":
+            out["enum"] = [value]
+        elif key == "type" and isinstance(value, list):
+            out["type"] = next(kind for kind in value if kind != "null")
+            if "null" in value:
+                out["nullable"] = True
+        elif key == "properties":
+            out[key] = {name: _converted(sub) for name, sub in value.items()}
+        else:
+            out[key] = _converted(value)
+    if None in out.get("enum", ()):
+        out["nullable"] = True
+    if "$ref" in out and len(out) > 1:  # OpenAPI 3.0 ignores siblings of a $ref
+        return {"allOf": [{"$ref": out.pop("$ref")}], **out}
+    return out
 
 
 def _camel(name: str) -> str:

@@ -43,8 +43,10 @@ def generated(postgres, live_server, tmp_path, django_user_model):
     config.write_text(CONFIG)
     out = tmp_path / PACKAGE
     run = subprocess.run(
-        [str(GENERATOR), "generate", "--path", str(schema), "--meta", "none"]
-        + ["--output-path", str(out), "--config", str(config)],
+        [
+            *(str(GENERATOR), "generate", "--path", str(schema), "--meta", "none"),
+            *("--output-path", str(out), "--config", str(config)),
+        ],
         capture_output=True,
         text=True,
         timeout=300,

@@ -515,9 +515,7 @@ class ClubOrganiserListView(APIView):
         tags=["clubs"],
         summary="List a club's organisers",
         description="The club's organisers only (as the club's members page), by username.",
-        examples=[
-            OpenApiExample("Organisers", value=[CLUB_ORGANISER_EXAMPLE], response_only=True)
-        ],
+        examples=[OpenApiExample("Organisers", value=[CLUB_ORGANISER_EXAMPLE], response_only=True)],
         responses={200: ClubOrganiserOut(many=True), **errors(401, 403, 404)},
     )
     def get(self, request: Any, club: str) -> Response:

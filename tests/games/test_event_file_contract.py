@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from config.openapi import event_file_components
 from games.api.event_files import EVENT_FILE_EXAMPLE
 from games.services.event_file import (
     event_file_schema,
@@ -13,7 +14,6 @@ from games.services.event_file import (
     rules_json_schema,
     schema_errors,
 )
-from config.openapi import event_file_components
 
 
 def test_the_published_schema_carries_the_rules_bounds():

@@ -10,7 +10,9 @@ from tournaments.models import Club, ClubOrganiser
 
 
 def test_create_and_list_clubs(client_for, alice):
-    assert client_for("anon").post("/api/v1/clubs/", {"name": "X"}, format="json").status_code == 401
+    assert (
+        client_for("anon").post("/api/v1/clubs/", {"name": "X"}, format="json").status_code == 401
+    )
     created = client_for("alice").post("/api/v1/clubs/", {"name": "Haifa Joker"}, format="json")
     assert created.status_code == 201
     assert created.json() == {"slug": "haifa-joker", "name": "Haifa Joker"}
