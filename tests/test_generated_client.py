@@ -119,7 +119,8 @@ def test_generated_client_runs_a_tournament(generated, live_server):
     for game in games.parsed.results:
         seated = [p.player for p in sorted(game.players, key=lambda p: p.position)]
         racks = [models.RackInRequest(player=seated[0], tiles="")] + [
-            models.RackInRequest(player=player, tiles="R5 K12") for player in seated[1:]
+            models.RackInRequest(player=player, tiles=tiles)
+            for player, tiles in zip(seated[1:], ["R5 K12", "B3 O9", "K1 R2"], strict=False)
         ]
         body = models.ResultInRequest(
             based_on=0, end=models.ResultInEndEnum.RUMMIKUB, racks=racks, winner=seated[0]
@@ -144,3 +145,6 @@ def test_generated_client_runs_a_tournament(generated, live_server):
     assert document.tournament.slug == slug
     assert len(document.players) == len(names)
     assert len(document.rounds[0].tables) == 2
+    # Closed here, so that no kept-alive connection holds the test database open.
+    anonymous.get_httpx_client().close()
+    api.get_httpx_client().close()
