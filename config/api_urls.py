@@ -28,7 +28,9 @@ T = "tournaments/<slug:slug>/"
 C = "clubs/<slug:club>/"
 
 urlpatterns = [
+    path("clubs/", clubs.ClubListView.as_view(), name="api-clubs"),
     path(C, clubs.ClubDetailView.as_view(), name="api-club"),
+    path(C + "organisers/", clubs.ClubOrganiserListView.as_view(), name="api-club-organisers"),
     path(C + "members/", clubs.MemberListView.as_view(), name="api-members"),
     path(C + "members/<id:pk>/", clubs.MemberDetailView.as_view(), name="api-member"),
     path(C + "seasons/", clubs.SeasonListView.as_view(), name="api-seasons"),

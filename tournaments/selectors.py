@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy
 from .models import (
     Absence,
     Club,
+    ClubOrganiser,
     Division,
     Member,
     Player,
@@ -34,7 +35,7 @@ from .models import (
     WebhookDelivery,
 )
 from .people import user_display_name
-from .permissions import User, require
+from .permissions import User, require, require_club
 
 
 def tournaments_visible_to(user: User) -> QuerySet[Tournament]:
@@ -255,3 +256,14 @@ def clubs_run_by(user: User) -> QuerySet[Club]:
     if user.is_superuser:
         return Club.objects.order_by("name")
     return Club.objects.filter(organisers__user=user).order_by("name")
+
+
+def clubs_listed() -> QuerySet[Club]:
+    """Every club, by name (a club's page is public, so is the list)."""
+    return Club.objects.order_by("name", "pk")
+
+
+def club_organisers_of(club: Club, by: User) -> QuerySet[ClubOrganiser]:
+    """The club's organisers, by username, for the club's organisers (as its page)."""
+    require_club(by, club)
+    return club.organisers.select_related("user").order_by("user__username")

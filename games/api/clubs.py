@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -29,6 +30,7 @@ from tournaments.api.common import (
 )
 from tournaments.models import Club, Member, Season
 from tournaments.permissions import can_run_club
+from tournaments.selectors import club_organisers_of, clubs_listed
 from tournaments.services import clubs as services
 from tournaments.services.validation import max_length_of
 
@@ -285,6 +287,28 @@ class SeasonIn(StrictInput):
 class SeasonListView(APIView):
     @extend_schema(
         tags=["clubs"],
+        summary="List a club's seasons",
+        examples=[
+            OpenApiExample(
+                "Seasons",
+                response_only=True,
+                value=[
+                    {
+                        "slug": "spring-2026",
+                        "name": "Spring 2026",
+                        "rule": {"rule": "best", "best": 6, "place_points": [25, 20], "cap": 120},
+                    }
+                ],
+            )
+        ],
+        description="Anyone may read them (as the club's page shows them), newest first.",
+        responses={200: SeasonOut(many=True), **errors(404)},
+    )
+    def get(self, request: Any, club: str) -> Response:
+        return Response(SeasonOut(_club(club).seasons.order_by("-created_at"), many=True).data)
+
+    @extend_schema(
+        tags=["clubs"],
         summary="Declare a season",
         examples=[
             OpenApiExample(
@@ -460,3 +484,93 @@ class PlayerMemberView(TournamentScoped, APIView):
                 raise serializers.ValidationError({"member": [_("No such member.")]})
         player = services.player_link(player=player, by=request.user, member=member)
         return Response({"member": player.member_id})
+
+
+# --- clubs and their organisers -------------------------------------------------------
+
+
+class ClubIn(StrictInput):
+    name = StrictCharField(max_length=max_length_of(Club, "name"))
+
+
+class ClubSummaryOut(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+
+
+CLUB_SUMMARY_EXAMPLE = {"slug": "haifa-joker", "name": "Haifa Joker"}
+
+
+class ClubListView(APIView):
+    @extend_schema(
+        tags=["clubs"],
+        summary="List the clubs",
+        description="Every club, by name; anyone may read the list (a club's page is public).",
+        examples=[OpenApiExample("Clubs", value=[CLUB_SUMMARY_EXAMPLE], response_only=True)],
+        responses={200: ClubSummaryOut(many=True)},
+    )
+    def get(self, request: Any) -> Response:
+        return Response(ClubSummaryOut(clubs_listed(), many=True).data)
+
+    @extend_schema(
+        tags=["clubs"],
+        summary="Create a club",
+        description="Any signed-in user; they organise the new club. Its slug is made from "
+        "the name (with `-2`, `-3`, ... when taken).",
+        request=ClubIn,
+        examples=[
+            OpenApiExample("New club", value={"name": "Haifa Joker"}, request_only=True),
+            OpenApiExample("Club", value=CLUB_SUMMARY_EXAMPLE, response_only=True),
+        ],
+        responses={201: ClubSummaryOut, **errors(400, 401)},
+    )
+    def post(self, request: Any) -> Response:
+        club = services.club_create(by=request.user, **valid(ClubIn, request.data))
+        return Response(ClubSummaryOut(club).data, status=status.HTTP_201_CREATED)
+
+
+class ClubOrganiserIn(StrictInput):
+    username = StrictCharField(max_length=150, help_text="An existing, active user.")
+
+
+class ClubOrganiserOut(serializers.Serializer):
+    username = serializers.CharField(source="user.username")
+    added_at = serializers.DateTimeField()
+
+
+CLUB_ORGANISER_EXAMPLE = {"username": "alice", "added_at": "2026-03-01T18:00:00Z"}
+
+
+class ClubOrganiserListView(APIView):
+    # Reading the list needs a sign-in too (401 first, as for the staff list).
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["clubs"],
+        summary="List a club's organisers",
+        description="The club's organisers only (as the club's members page), by username.",
+        examples=[OpenApiExample("Organisers", value=[CLUB_ORGANISER_EXAMPLE], response_only=True)],
+        responses={200: ClubOrganiserOut(many=True), **errors(401, 403, 404)},
+    )
+    def get(self, request: Any, club: str) -> Response:
+        organisers = club_organisers_of(_club(club), request.user)
+        return Response(ClubOrganiserOut(organisers, many=True).data)
+
+    @extend_schema(
+        tags=["clubs"],
+        summary="Add a club organiser",
+        description="The club's organisers only: an existing user organises the club too "
+        "(a 400 names `username` for an unknown user or one who organises it already).",
+        request=ClubOrganiserIn,
+        examples=[
+            OpenApiExample("Add", value={"username": "carol"}, request_only=True),
+            OpenApiExample("Organiser", value=CLUB_ORGANISER_EXAMPLE, response_only=True),
+        ],
+        responses={201: ClubOrganiserOut, **errors(400, 401, 403, 404)},
+    )
+    def post(self, request: Any, club: str) -> Response:
+        data = valid(ClubOrganiserIn, request.data)
+        organiser = services.club_organiser_add(
+            club=_club(club), by=request.user, username=data["username"].strip()
+        )
+        return Response(ClubOrganiserOut(organiser).data, status=status.HTTP_201_CREATED)

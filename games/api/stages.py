@@ -221,8 +221,13 @@ class RaceOut(serializers.Serializer):
     )
     over = serializers.BooleanField(help_text="won or decided: the stage takes no more games.")
     champion = StagePlayerOut(allow_null=True)
-    decider = serializers.CharField(
-        allow_blank=True, help_text="What decided it: wins | score | last_game | empty."
+    decider = serializers.ChoiceField(
+        choices=["wins", "score", "last_game", ""],
+        allow_blank=True,
+        help_text="What parted the players when the decider was asked: wins | score | "
+        'last_game. Empty ("") when nobody needed it: one player reached the target '
+        "alone (status won), the race is still running, or the decider could not part "
+        "them (status tied).",
     )
     games = serializers.IntegerField(help_text="Games that count (confirmed, in order).")
     surplus = serializers.IntegerField(help_text="Games after the decision, which do not count.")

@@ -71,8 +71,8 @@ from django.utils.translation import gettext as _
 from jsonschema import Draft202012Validator, FormatChecker
 
 from scoring.errors import Conflict, RuleError, raise_all
-from scoring.rules import RuleSet
-from scoring.standings import validate_ranking
+from scoring.rules import OPTIONS, PRESET_NAMES, RuleSet
+from scoring.standings import METRICS, validate_ranking
 from tournaments.events import results_changed
 from tournaments.models import (
     Absence,
@@ -128,6 +128,64 @@ RACK_FIELDS = (
     "tiles", "points", "tile_count", "jokers", "no_meld", "charge", "score", "winner",
     "substitute", "forfeit",
 )  # fmt: skip
+
+
+def rules_json_schema() -> dict[str, Any]:
+    """`tournament.rules` of the JSON Schema, made from the rule options themselves
+    (`scoring.rules.OPTIONS`: kinds, bounds, choices, null), so that a value the import
+    would refuse is refused by the schema too. The published file keeps a copy, and
+    tests/games/test_event_file_contract.py holds the two equal (it prints the value to
+    paste when an option changes)."""
+
+    def option_schema(name: str) -> dict[str, Any]:
+        option = OPTIONS[name]
+        if option.kind == "int":
+            schema: dict[str, Any] = {
+                "type": "integer",
+                "minimum": option.minimum,
+                "maximum": option.maximum,
+            }
+        elif option.kind == "bool":
+            schema = {"type": "boolean"}
+        elif option.kind == "points":
+            schema = {
+                "type": "object",
+                "propertyNames": {"enum": ["2", "3", "4"]},
+                "additionalProperties": {"type": "array", "items": {"type": "integer"}},
+            }
+        else:
+            schema = {"enum": list(option.choices)}
+        if option.nullable:
+            if "enum" in schema:
+                schema["enum"] = [*schema["enum"], None]
+            else:
+                schema["type"] = [schema["type"], "null"]
+        schema["description"] = option.help
+        return schema
+
+    return {
+        "type": "object",
+        "required": ["preset"],
+        "additionalProperties": False,
+        "description": "The rule set: `preset` and the value of every rule option, all "
+        "resolved; each option within the bounds the rules allow.",
+        "properties": {
+            "preset": {"enum": list(PRESET_NAMES), "description": "The preset it started from."},
+            **{name: option_schema(name) for name in OPTIONS},
+        },
+    }
+
+
+def ranking_json_schema() -> dict[str, Any]:
+    """`tournament.ranking` of the JSON Schema: the metrics a ranking may name, each once
+    (`scoring.standings.METRICS`, as `validate_ranking` checks them)."""
+    return {
+        "type": "array",
+        "items": {"enum": [key for key, metric in METRICS.items() if metric.direction]},
+        "minItems": 1,
+        "uniqueItems": True,
+        "description": "The standings metrics in ranking order (e.g. games_won, score, lot).",
+    }
 
 
 @cache

@@ -104,7 +104,12 @@ class PlayerOut(serializers.Serializer):
 
 
 class PlayerIn(StrictInput):
-    name = StrictCharField(help_text=f"Up to {max_length_of(Player, 'name')} characters.")
+    name = StrictCharField(
+        default="",
+        allow_blank=True,
+        help_text=f"Up to {max_length_of(Player, 'name')} characters. Blank or left out "
+        "with a `member`: the member's name; blank without one is a 400 naming `name`.",
+    )
     club = StrictCharField(required=False, allow_blank=True, allow_null=True)
     rating = StrictIntegerField(required=False, allow_null=True, help_text="0 to 10000, or null.")
     fixed_table = StrictIntegerField(

@@ -398,6 +398,8 @@ class StaffOut(serializers.Serializer):
 
 
 class StaffRoleIn(StrictInput):
+    # Read whole, not partially, by its PATCH: `role` is required there too.
+    whole_on_patch = True
     role = StrictChoiceField(choices=StaffMember.Role.choices)
 
 
