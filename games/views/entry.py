@@ -122,7 +122,9 @@ def table_entry(
                 "game": game,
                 "open": is_open,
                 "newest": versions[0] if versions else None,
-                "starter": next((s for s in seats if s.position == game.starter_position), None),
+                "starter": next(
+                    (s for s in seats if s.position == game.present_starter_position), None
+                ),
                 "entry": (
                     shown.get("entry")
                     or GameEntry(game, seats, latest=latest, rack_value_url=rack_value_url)
@@ -297,7 +299,8 @@ def table_timer(
     )
     if game is None:
         raise Http404(_("This table has no games."))
-    start = next((i for i, s in enumerate(seats) if s.position == game.starter_position), 0)
+    starter = game.present_starter_position
+    start = next((i for i, s in enumerate(seats) if s.position == starter), 0)
     order = seats[start:] + seats[:start]  # turns go round from the starter
     used = dict(Extension.objects.filter(game=game).values_list("player_id", "used"))
     return render(
