@@ -827,6 +827,11 @@ class StageForm(PageForm):
     )
     race_target = WholeNumberField(label=gettext_lazy("Race: first to N wins"), required=False)
     race_cap = WholeNumberField(label=gettext_lazy("Race: at most this many games"), required=False)
+    rounds_planned = WholeNumberField(
+        label=gettext_lazy("Rounds planned in this stage"),
+        required=False,
+        help_text=gettext_lazy("The stage pages then say “round 2 of 3”. Blank: not said."),
+    )
     division = forms.ChoiceField(
         label=gettext_lazy("Limited to a division"),
         required=False,
