@@ -22,6 +22,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
 from django.utils.functional import lazy
+from django.utils.html import format_html
 from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
@@ -189,10 +190,18 @@ def _ranking_help() -> str:
 
 
 def _preset_choices() -> list[tuple[str, str]]:
-    """Each preset by its name in words and its one line: "Standard club rules — Meld 30,
-    …". The value stays the key the API and the stored rules spell."""
+    """Each preset by its name in words, then its one line ("Standard club rules" / "Meld
+    30, …"), for a radio button each. The value stays the key the API and the stored
+    rules spell."""
     return [
-        (key, f"{gettext(PRESET_LABELS[key][0])} — {gettext(PRESET_LABELS[key][1])}")
+        (
+            key,
+            format_html(
+                '<span class="preset-name">{}</span> <span class="preset-line">{}</span>',
+                gettext(PRESET_LABELS[key][0]),
+                gettext(PRESET_LABELS[key][1]),
+            ),
+        )
         for key in PRESET_NAMES
     ]
 
@@ -247,6 +256,7 @@ class TournamentForm(PageForm):
         label=gettext_lazy("Rule preset"),
         choices=lazy(_preset_choices, list)(),
         initial=DEFAULT_PRESET,
+        widget=forms.RadioSelect(attrs={"class": "presets"}),
     )
     # The ranking as metric keys in a text ("games_won, score"), for a client that posts
     # it so; the page shows the selects `ranking_1`… instead, which win when sent.

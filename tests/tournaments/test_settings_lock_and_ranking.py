@@ -35,7 +35,7 @@ def _form(**changes) -> dict:
 
 def test_before_any_result_nothing_is_locked(as_user, club):
     page = text(as_user("alice").get(edit_url(club)))
-    assert "disabled" not in _tag(page, "id_preset")
+    assert "disabled" not in _tag(page, "id_preset_0")
     assert "disabled" not in _tag(page, "id_table_size")
     assert LOCKED not in page
 
@@ -43,7 +43,7 @@ def test_before_any_result_nothing_is_locked(as_user, club):
 def test_after_the_first_result_locked_fields_say_so(as_user, played):
     page = text(as_user("alice").get(edit_url(played)))
     for field in ("id_preset", "id_joker_penalty", "id_table_size", "id_games_per_table"):
-        tag = _tag(page, field)
+        tag = _tag(page, f"{field}_0" if field == "id_preset" else field)
         assert "disabled" in tag, field
         assert f'aria-describedby="{field}_helptext"' in tag
         help_text = re.search(rf'id="{field}_helptext">(.*?)</div>', page, re.S).group(1)
@@ -107,8 +107,10 @@ def test_the_same_values_again_pass_after_results(client_for, played):
 
 def test_presets_are_named_with_a_line_each(as_user):
     page = text(as_user("alice").get(reverse("tournament-create")))
-    assert '<option value="mso">Mind Sports Olympiad (tables of 2) — ' in page
-    assert '<option value="pressman-1985">Pressman 1985 (Sabra Way) — ' in page
+    mso = re.search(r'<label for="id_preset_3">(.*?)</label>', page, re.S).group(1)
+    assert 'value="mso"' in mso
+    assert '<span class="preset-name">Mind Sports Olympiad (tables of 2)</span>' in mso
+    assert "Head-to-head games, joker 50" in mso
     panel = text(as_user("anon").get(reverse("rules-preview"), {"preset": "mso"}))
     assert "Preset <strong>Mind Sports Olympiad (tables of 2)</strong>" in panel
 
