@@ -385,9 +385,7 @@ class TournamentForm(PageForm):
         places = min(max(RANKING_PLACES, len(initial) + 2, *sent, 0), len(METRICS))
         for place in range(1, places + 1):
             self.fields[f"ranking_{place}"] = forms.ChoiceField(
-                label=format_lazy(
-                    pgettext_lazy("ranking place", "Place {place}"), place=place
-                ),
+                label=format_lazy(pgettext_lazy("ranking place", "Place {place}"), place=place),
                 required=False,
                 choices=lazy(_metric_choices, list)(),
                 initial=initial[place - 1] if place <= len(initial) else "",

@@ -37,8 +37,9 @@ def _active_rack_in_view(page) -> dict:
     """Where the active rack's chips/points button and the keypad are, in viewport px."""
     return page.evaluate(
         """() => {
-          const pick = document.querySelector('.rack.active [data-rack-pick]').getBoundingClientRect();
-          const sum = document.querySelector('.rack.active [data-rack-sum]').getBoundingClientRect();
+          const box = s => document.querySelector('.rack.active ' + s).getBoundingClientRect();
+          const pick = box('[data-rack-pick]');
+          const sum = box('[data-rack-sum]');
           const keypad = document.querySelector('[data-keypad]').getBoundingClientRect();
           return {top: pick.top, bottom: pick.bottom, sumTop: sum.top, sumBottom: sum.bottom,
                   keypad: keypad.top, height: innerHeight};

@@ -7,10 +7,11 @@ import re
 
 import pytest
 from django.urls import reverse
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from games.models import Game
 from games.services.event_file import event_file_export, event_file_schema
-from tests.api import _api_settings, client_for, dave, people  # noqa: F401 (fixtures)
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
 from tests.web import field_errors, text
@@ -18,6 +19,14 @@ from tournaments.models import Stage
 from tournaments.services.stages import stage_create
 
 pytestmark = pytest.mark.django_db
+
+
+def _api(user) -> APIClient:
+    """An API client sending `user`'s token."""
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
 
 
 @pytest.fixture
@@ -43,7 +52,7 @@ def test_a_running_stage_says_round_n_of_planned(as_user, staged, alice):
     assert "Qualification: round 2 of 3" in home
 
 
-def test_rounds_planned_through_the_form_and_the_api(as_user, client_for, staged):
+def test_rounds_planned_through_the_form_and_the_api(as_user, alice, staged):
     url = reverse("stage-new", kwargs={"slug": staged.slug})
     bad = as_user("alice").post(
         url,
@@ -59,7 +68,7 @@ def test_rounds_planned_through_the_form_and_the_api(as_user, client_for, staged
     assert bad.status_code == 200
     assert field_errors(text(bad), "id_rounds_planned")
     assert not Stage.objects.filter(name="Semi").exists()
-    api = client_for("alice")
+    api = _api(alice)
     answer = api.patch(
         f"/api/v1/tournaments/{staged.slug}/stages/2/", {"rounds_planned": 2}, format="json"
     )

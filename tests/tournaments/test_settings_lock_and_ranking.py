@@ -8,11 +8,21 @@ import re
 
 import pytest
 from django.urls import reverse
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
-from tests.api import _api_settings, client_for, dave, people  # noqa: F401 (fixtures)
 from tests.web import field_errors, text
 
 pytestmark = pytest.mark.django_db
+
+
+def _api(user) -> APIClient:
+    """An API client sending `user`'s token."""
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
 
 LOCKED = "Locked: results have been entered."
 
@@ -82,24 +92,24 @@ def test_what_may_still_change_saves(as_user, played):
         ({"preset": "mso"}, "preset"),
     ],
 )
-def test_the_api_refuses_locked_settings_naming_the_field(client_for, played, body, field):
-    answer = client_for("alice").patch(f"/api/v1/tournaments/{played.slug}/", body, format="json")
+def test_the_api_refuses_locked_settings_naming_the_field(alice, played, body, field):
+    answer = _api(alice).patch(f"/api/v1/tournaments/{played.slug}/", body, format="json")
     assert answer.status_code == 400, answer.content
     assert field in answer.json()
     played.refresh_from_db()
     assert played.table_size == 4 and played.rules["preset"] == "standard"
 
 
-def test_the_api_names_the_option_that_may_not_change(client_for, played):
-    answer = client_for("alice").patch(
+def test_the_api_names_the_option_that_may_not_change(alice, played):
+    answer = _api(alice).patch(
         f"/api/v1/tournaments/{played.slug}/", {"rules": {"joker_penalty": 50}}, format="json"
     )
     assert answer.status_code == 400
     assert "joker_penalty" in str(answer.json())
 
 
-def test_the_same_values_again_pass_after_results(client_for, played):
-    answer = client_for("alice").patch(
+def test_the_same_values_again_pass_after_results(alice, played):
+    answer = _api(alice).patch(
         f"/api/v1/tournaments/{played.slug}/", {"table_size": 4, "name": "Renamed"}, format="json"
     )
     assert answer.status_code == 200, answer.content

@@ -271,9 +271,7 @@ def _new_rules(tournament: Tournament, changes: Mapping[str, Any]) -> dict[str, 
         # the message beside it.
         changed = [name for name in rules if rules[name] != tournament.rules.get(name)]
         field: str | tuple[str, str] = (
-            "preset"
-            if "preset" in changed or "rules" not in changes
-            else ("rules", changed[0])
+            "preset" if "preset" in changed or "rules" not in changes else ("rules", changed[0])
         )
         raise RuleError(field, _("rules cannot change once a result has been entered."))
     return rules
