@@ -197,7 +197,7 @@ def _preset_choices() -> list[tuple[str, str]]:
         (
             key,
             format_html(
-                '<span class="preset-name">{}</span> <span class="preset-line">{}</span>',
+                '<span><span class="preset-name">{}</span> <span class="preset-line">{}</span></span>',
                 gettext(PRESET_LABELS[key][0]),
                 gettext(PRESET_LABELS[key][1]),
             ),
