@@ -122,8 +122,11 @@ class Game(models.Model):
         """The seat that starts this game as it is played: the rotation's starter, or when
         that seat's player has left the table by this game (`Seat.absent_from`), the next
         present seat after it (`scoring.seating.starters.present_starter`). Reads the
-        table's seats (prefetch them for a list of games)."""
-        seats = list(self.table.seats.all())
+        table's seats (prefetch them for a list of games, or use `present_starter`)."""
+        return self.present_starter(list(self.table.seats.all()))
+
+    def present_starter(self, seats: list[Seat]) -> int:
+        """`present_starter_position` from the table's seats already read."""
         absent = {
             seat.position
             for seat in seats

@@ -125,7 +125,7 @@ def table_entry(
                 "open": is_open,
                 "newest": versions[0] if versions else None,
                 "starter": next(
-                    (s for s in seats if s.position == game.present_starter_position), None
+                    (s for s in seats if s.position == game.present_starter(seats)), None
                 ),
                 "entry": (
                     shown.get("entry")
@@ -332,7 +332,7 @@ def table_timer(
     )
     if game is None:
         raise Http404(_("This table has no games."))
-    starter = game.present_starter_position
+    starter = game.present_starter(seats)
     start = next((i for i, s in enumerate(seats) if s.position == starter), 0)
     order = seats[start:] + seats[:start]  # turns go round from the starter
     used = dict(Extension.objects.filter(game=game).values_list("player_id", "used"))

@@ -458,7 +458,7 @@ def _sheets(request: HttpRequest, tournament: Tournament, round_: Round) -> dict
             )
         )
         games = [
-            {"game": game, "starter": by_position.get(game.present_starter_position)}
+            {"game": game, "starter": by_position.get(game.present_starter(seats))}
             for game in table.games.all()
         ]
         sheets.append(
