@@ -197,7 +197,8 @@ def _preset_choices() -> list[tuple[str, str]]:
         (
             key,
             format_html(
-                '<span><span class="preset-name">{}</span> <span class="preset-line">{}</span></span>',
+                '<span><span class="preset-name">{}</span> '
+                '<span class="preset-line">{}</span></span>',
                 gettext(PRESET_LABELS[key][0]),
                 gettext(PRESET_LABELS[key][1]),
             ),
