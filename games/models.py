@@ -45,6 +45,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from scoring.ratings import Rating
+from scoring.seating.starters import present_starter
 from tournaments.models import Member, Player, Round, Season, Tournament
 
 
@@ -119,6 +120,23 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.number} at {self.table}"
+
+    @property
+    def present_starter_position(self) -> int:
+        """The seat that starts this game as it is played: the rotation's starter, or when
+        that seat's player has left the table by this game (`Seat.absent_from`), the next
+        present seat after it (`scoring.seating.starters.present_starter`). Reads the
+        table's seats (prefetch them for a list of games, or use `present_starter`)."""
+        return self.present_starter(list(self.table.seats.all()))
+
+    def present_starter(self, seats: list[Seat]) -> int:
+        """`present_starter_position` from the table's seats already read."""
+        absent = {
+            seat.position
+            for seat in seats
+            if seat.absent_from is not None and seat.absent_from <= self.number
+        }
+        return present_starter(self.starter_position, [s.position for s in seats], absent)
 
 
 class Result(models.Model):

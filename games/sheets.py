@@ -106,7 +106,7 @@ def sheets_of_round(
             )
         )
         games = [
-            {"game": game, "starter": by_position.get(game.starter_position)}
+            {"game": game, "starter": by_position.get(game.present_starter(seats))}
             for game in table.games.all()
         ]
         sheets.append(

@@ -397,6 +397,35 @@ PRESET_RANKING: dict[str, tuple[str, ...]] = {
 
 PRESET_TABLE_SIZE: dict[str, int] = {name: 2 if name == "mso" else 4 for name in PRESET_NAMES}
 
+# What a preset is called on a page and what it is, in one line (docs/rules/presets.md);
+# the key stays what the API and the stored rules spell.
+PRESET_LABELS: dict[str, tuple[str, str]] = {
+    "standard": (
+        gettext_noop("Standard club rules"),
+        gettext_noop("Meld 30, two-minute turns; ranked by games won, then score."),
+    ),
+    "pressman-1985": (
+        gettext_noop("Pressman 1985 (Sabra Way)"),
+        gettext_noop("The 1985 box rules: a first meld of 50; ranked by score."),
+    ),
+    "encyclopedia": (
+        gettext_noop("Encyclopedia"),
+        gettext_noop("60-second turns; a pool-exhausted game is won on fewest tiles."),
+    ),
+    "mso": (
+        gettext_noop("Mind Sports Olympiad (tables of 2)"),
+        gettext_noop("Head-to-head games, joker 50, heavy charges for not melding."),
+    ),
+    "league": (
+        gettext_noop("League"),
+        gettext_noop("60-second turns, losses capped at 25, bonuses for first and second."),
+    ),
+    "lowest-wins": (
+        gettext_noop("Lowest wins (senior clubs)"),
+        gettext_noop("Standard play, ranked by the lowest rack total over the event."),
+    ),
+}
+
 
 def resolve_rules(
     preset: str | None = None, overrides: Mapping[str, object] | None = None

@@ -22,6 +22,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
 from django.utils.functional import lazy
+from django.utils.html import format_html
 from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
@@ -30,6 +31,7 @@ from scoring.rules import (
     DEFAULT_PRESET,
     OPTION_LABELS,
     OPTIONS,
+    PRESET_LABELS,
     PRESET_NAMES,
     overrides_of,
 )
@@ -160,6 +162,15 @@ def _as_typed(name: str, value: Any) -> Any:
     return "none" if value is None else value
 
 
+def _same(value: Any) -> str:
+    """A value as a comparable text: a posted "4" and a stored 4 are the same."""
+    if value is None or value is False:
+        return "" if value is None else "false"
+    if value is True:
+        return "true"
+    return str(value).strip()
+
+
 def _optional_int(label: Any, help_text: Any = "") -> forms.IntegerField:
     return WholeNumberField(label=label, required=False, help_text=help_text)
 
@@ -180,8 +191,56 @@ def _ranking_help() -> str:
     ).format(keys=keys)
 
 
+def _preset_choices() -> list[tuple[str, str]]:
+    """Each preset by its name in words, then its one line ("Standard club rules" / "Meld
+    30, …"), for a radio button each. The value stays the key the API and the stored
+    rules spell."""
+    return [
+        (
+            key,
+            format_html(
+                '<span><span class="preset-name">{}</span> '
+                '<span class="preset-line">{}</span></span>',
+                gettext(PRESET_LABELS[key][0]),
+                gettext(PRESET_LABELS[key][1]),
+            ),
+        )
+        for key in PRESET_NAMES
+    ]
+
+
+def _metric_choices() -> list[tuple[str, str]]:
+    """The metrics a ranking may name, by name and direction, after a "not used" blank."""
+    directions = {
+        "higher": gettext("{metric} (higher is better)"),
+        "lower": gettext("{metric} (lower is better)"),
+    }
+    return [("", pgettext_lazy("ranking place", "— not used —"))] + [
+        (key, directions[metric.direction].format(metric=gettext(metric.name)))
+        for key, metric in METRICS.items()
+        if metric.direction is not None
+    ]
+
+
+# The ranking is picked from named metrics, one select per place ("ranking_1" first): it
+# works without JavaScript and with the keyboard. At least this many places are offered,
+# and always two more than a ranking already holds.
+RANKING_PLACES = 6
+RANKING_PLACE = re.compile(r"^ranking_(\d+)$")
+# Settings that lock once a result is entered (docs/rules/decisions.md, "Settings after the
+# first result"): the rules (preset and every option) and the format of a round — players
+# per table and games per table, which earlier rounds were played and counted under.
+LOCKED_AFTER_FIRST_RESULT = ("preset", *OPTIONS, "table_size", "games_per_table")
+
+
 class TournamentForm(PageForm):
-    """Create or edit a tournament: settings, the preset and single-option overrides."""
+    """Create or edit a tournament: settings, the preset and single-option overrides.
+
+    `locked` (the settings page once a result exists): the fields of
+    `LOCKED_AFTER_FIRST_RESULT` are shown disabled with the reason, their values stay the
+    tournament's; a page loaded before the lock that posts a changed value gets the
+    refusal beside that field, and nothing is saved.
+    """
 
     # Not required here: the service says what a name needs, for the form and the API alike.
     name = forms.CharField(label=gettext_lazy("Name"), required=False)
@@ -198,9 +257,12 @@ class TournamentForm(PageForm):
     status = forms.ChoiceField(label=gettext_lazy("Status"), choices=Tournament.Status.choices)
     preset = forms.ChoiceField(
         label=gettext_lazy("Rule preset"),
-        choices=[(name, name) for name in PRESET_NAMES],
+        choices=lazy(_preset_choices, list)(),
         initial=DEFAULT_PRESET,
+        widget=forms.RadioSelect(attrs={"class": "presets"}),
     )
+    # The ranking as metric keys in a text ("games_won, score"), for a client that posts
+    # it so; the page shows the selects `ranking_1`… instead, which win when sent.
     ranking = forms.CharField(
         label=gettext_lazy("Ranking"),
         required=False,
@@ -285,10 +347,24 @@ class TournamentForm(PageForm):
         help_text=gettext_lazy("The event the slots lead to, e.g. the national final."),
     )
 
-    def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, editing: bool = False, locked: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         for name in OPTIONS:
             self.fields[name] = _override_field(name)
+        self._add_ranking_places()
+        self.locked = locked
+        if locked:
+            for name in LOCKED_AFTER_FIRST_RESULT:
+                field = self.fields[name]
+                field.disabled = True
+                field.help_text = format_lazy(
+                    "{why} {help}",
+                    why=gettext_lazy("Locked: results have been entered."),
+                    help=field.help_text,
+                )
+                field.widget.attrs["aria-describedby"] = f"id_{name}_helptext"
         if editing:
             del self.fields["slug"]  # the slug never changes: printed QR codes point at it
         else:
@@ -312,6 +388,49 @@ class TournamentForm(PageForm):
     SATURDAY = ("missed_rounds", "forfeit_rule", "credit_substitute_games")
     QUALIFICATION = ("qualify_slots", "qualify_event")
 
+    def _add_ranking_places(self) -> None:
+        initial = [key for key in _SPLIT.split(str(self.initial.get("ranking") or "")) if key]
+        sent = [
+            int(match.group(1))
+            for name in (self.data if self.is_bound else {})
+            if (match := RANKING_PLACE.match(name))
+        ]
+        places = min(max(RANKING_PLACES, len(initial) + 2, *sent, 0), len(METRICS))
+        for place in range(1, places + 1):
+            self.fields[f"ranking_{place}"] = forms.ChoiceField(
+                label=format_lazy(pgettext_lazy("ranking place", "Place {place}"), place=place),
+                required=False,
+                choices=lazy(_metric_choices, list)(),
+                initial=initial[place - 1] if place <= len(initial) else "",
+            )
+
+    @property
+    def ranking_fields(self) -> list[forms.BoundField]:
+        """The ranking's selects, the first place first."""
+        return [self[name] for name in self.fields if RANKING_PLACE.match(name)]
+
+    @property
+    def locked_fields(self) -> list[forms.BoundField]:
+        """The disabled fields (to send their values with the live rules panel's query)."""
+        return [self[name] for name in LOCKED_AFTER_FIRST_RESULT if self.locked]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.locked:
+            # A page loaded before the first result still has these editable: say so
+            # beside the field rather than keep the old value without a word.
+            for name in LOCKED_AFTER_FIRST_RESULT:
+                if name in self.data and _same(self.data.get(name)) != _same(
+                    self.initial.get(name)
+                ):
+                    self.add_error(
+                        name,
+                        gettext(
+                            "cannot change once a result has been entered; it stays as it was."
+                        ),
+                    )
+        return data
+
     @property
     def qualification_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.QUALIFICATION if name in self.fields]
@@ -326,7 +445,8 @@ class TournamentForm(PageForm):
 
     @property
     def play_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in self.PLAY]
+        """The play settings but the ranking (its own group of selects)."""
+        return [self[name] for name in self.PLAY if name != "ranking"]
 
     @property
     def override_fields(self) -> list[forms.BoundField]:
@@ -353,6 +473,12 @@ class TournamentForm(PageForm):
         return self._value("preset") or DEFAULT_PRESET, overrides
 
     def ranking_keys(self) -> list[str] | None:
+        """The ranking chosen: the selects' metrics in place order (blanks skipped) when
+        the page sent them, else the keys typed in `ranking`; None: the preset's."""
+        places = [field.name for field in self.ranking_fields]
+        if self.is_bound and any(name in self.data for name in places):
+            keys = [str(self._value(name) or "") for name in places]
+            return [key for key in keys if key] or None
         text = str(self._value("ranking") or "")
         keys = [key for key in _SPLIT.split(text.strip()) if key]
         return keys or None
@@ -841,6 +967,11 @@ class StageForm(PageForm):
     )
     race_target = WholeNumberField(label=gettext_lazy("Race: first to N wins"), required=False)
     race_cap = WholeNumberField(label=gettext_lazy("Race: at most this many games"), required=False)
+    rounds_planned = WholeNumberField(
+        label=gettext_lazy("Rounds planned in this stage"),
+        required=False,
+        help_text=gettext_lazy("The stage pages then say “round 2 of 3”. Blank: not said."),
+    )
     division = forms.ChoiceField(
         label=gettext_lazy("Limited to a division"),
         required=False,

@@ -518,6 +518,10 @@ class Stage(models.Model):
     reseat_every_game = models.BooleanField(default=False)
     race_target = models.PositiveSmallIntegerField(null=True, blank=True)
     race_cap = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The rounds the organiser means to play in this stage (None: not said). It only
+    # informs: the pages say "round 2 of 3"; opening more is not refused (a stage ends
+    # when the organiser closes it), as with the tournament's own `rounds_planned`.
+    rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.UPCOMING)
     # A side event (kind `side`): the main stage whose players not cut enter it.
     side_of = models.ForeignKey(
@@ -544,6 +548,10 @@ class Stage(models.Model):
                 name="stage_side_of_side_only",
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="stage_number_positive"),
+            models.CheckConstraint(
+                condition=Q(rounds_planned__isnull=True) | Q(rounds_planned__gte=1),
+                name="stage_rounds_planned_positive",
+            ),
             models.CheckConstraint(
                 condition=Q(kind__in=["qualification", "semi_final", "final", "side"]),
                 name="stage_kind_choice",

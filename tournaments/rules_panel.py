@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -17,6 +18,7 @@ from scoring.rules import (
     DEFAULT_PRESET,
     OPTION_LABELS,
     OPTIONS,
+    PRESET_LABELS,
     PRESET_RANKING,
     PRESETS,
     resolve_rules,
@@ -78,6 +80,18 @@ class RulesPreview:
     ranking: tuple[Metric, ...]
     ranking_is_default: bool
     errors: tuple[str, ...]
+    # The chosen ranking is refused: `ranking` shows its valid part (never the preset's
+    # in its place) and `errors` says why.
+    ranking_invalid: bool = False
+
+    @property
+    def preset_name(self) -> str:
+        """The preset in words, in the reader's language ("Standard club rules")."""
+        return _(PRESET_LABELS[self.preset][0])
+
+    @property
+    def preset_description(self) -> str:
+        return _(PRESET_LABELS[self.preset][1])
 
 
 def rules_preview(
@@ -102,11 +116,13 @@ def rules_preview(
                 continue
         resolved = resolve_rules(preset, good)
     keys = list(ranking) if ranking else list(PRESET_RANKING[preset])
+    ranking_invalid = False
     try:
         validate_ranking(keys)
     except RuleError as error:
-        errors += [str(single) for single in error.flatten()]
-        keys = [key for key in keys if key in METRICS]
+        errors += [capfirst(single.message) for single in error.flatten()]
+        keys = [key for key in keys if key in METRICS and METRICS[key].direction is not None]
+        ranking_invalid = True
     return RulesPreview(
         preset=preset,
         options=tuple(
@@ -122,4 +138,5 @@ def rules_preview(
         ranking=tuple(METRICS[key] for key in dict.fromkeys(keys)),
         ranking_is_default=not ranking,
         errors=tuple(errors),
+        ranking_invalid=ranking_invalid,
     )

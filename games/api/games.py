@@ -225,7 +225,9 @@ class GameOutSerializer(serializers.Serializer):
     table = serializers.IntegerField(source="table.number", help_text="Table number.")
     number = serializers.IntegerField(help_text="Game number in the table's series.")
     starter = serializers.IntegerField(
-        source="starter_position", help_text="Seat position of the player who starts."
+        source="present_starter_position",
+        help_text="Seat position of the player who starts: the rotation's starter, or the "
+        "next present seat after it when that player has left the table.",
     )
     players = GamePlayerOutSerializer(source="table.seats", many=True)
     result = serializers.SerializerMethodField()

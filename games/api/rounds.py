@@ -73,7 +73,9 @@ class GameBriefOut(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
     starter = serializers.IntegerField(
-        source="starter_position", help_text="Seat position of the player who starts."
+        source="present_starter_position",
+        help_text="Seat position of the player who starts: the rotation's starter, or the "
+        "next present seat after it when that player has left the table.",
     )
 
 

@@ -59,6 +59,11 @@ class StageOut(serializers.Serializer):
     reseat_every_game = serializers.BooleanField()
     race_target = serializers.IntegerField(allow_null=True)
     race_cap = serializers.IntegerField(allow_null=True)
+    rounds_planned = serializers.IntegerField(
+        allow_null=True,
+        help_text="The rounds the organiser means to play in this stage (null: not said); "
+        "it informs only, a round past it is not refused.",
+    )
     side_of = serializers.IntegerField(
         source="side_of.number",
         allow_null=True,
@@ -89,6 +94,11 @@ class StageIn(StrictInput):
     reseat_every_game = StrictBooleanField(required=False)
     race_target = StrictIntegerField(required=False, allow_null=True)
     race_cap = StrictIntegerField(required=False, allow_null=True)
+    rounds_planned = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        help_text="The rounds planned in this stage, 1 to 100 (null: not said).",
+    )
     division = StrictCharField(
         required=False,
         allow_null=True,
@@ -110,6 +120,7 @@ STAGE_EXAMPLE = {
     "reseat_every_game": False,
     "race_target": None,
     "race_cap": None,
+    "rounds_planned": 3,
     "side_of": None,
     "division": None,
 }

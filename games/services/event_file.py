@@ -318,6 +318,7 @@ def _stages_out(
         {
             "number": stage.number,
             **{field: getattr(stage, field) for field in STAGE_FIELDS},
+            "rounds_planned": stage.rounds_planned,
             "status": stage.status,
             "side_of": None if stage.side_of is None else stage.side_of.number,
             "division": division.get(stage.division_id),
@@ -602,7 +603,11 @@ class _References:
             side = stage["kind"] == Stage.Kind.SIDE
             try:
                 stage_settings_checked(
-                    {field: stage[field] for field in STAGE_FIELDS},
+                    {
+                        **{field: stage[field] for field in STAGE_FIELDS},
+                        # Optional: files written before stages had it leave it out.
+                        "rounds_planned": stage.get("rounds_planned"),
+                    },
                     stage["number"],
                     [],
                     side=side,
@@ -947,6 +952,7 @@ def _stages_in(
             status=row["status"],
             side_of=side_of,
             division=divisions[row["division"]] if row.get("division") else None,
+            rounds_planned=row.get("rounds_planned"),
             **{field: row[field] for field in STAGE_FIELDS},
         )
 

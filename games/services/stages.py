@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import Case, Count, IntegerField, OuterRef, Q, Subquery, Value, When
 from django.db.models.functions import Coalesce
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -283,6 +284,18 @@ def _require_closable(stage: Stage, tournament: Tournament) -> None:
             ),
             missing_results=[gap.sentence for gap in gaps],
         )
+
+
+def stage_close_blockers(stage: Stage) -> list[str]:
+    """Why `stage` cannot close yet, one sentence each, as `stage_close` would refuse it
+    (empty: it can close now). The stage page says them beside the close button before
+    anyone clicks; `stage_close` still checks again under its lock."""
+    try:
+        _require_closable(stage, stage.tournament)
+    except Conflict as error:
+        missing = error.details.get("missing_results") or [error.message]
+        return [capfirst(str(sentence)) for sentence in missing]
+    return []
 
 
 def _next_main_stage(stage: Stage) -> Stage | None:

@@ -28,6 +28,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -123,6 +124,7 @@ def table_entry(
         if match is not None
         else []
     )
+    top_messages, penalty_messages = _split_messages(request)
     series = []
     for game in games:
         shown = bound.get(game.number, {})
@@ -134,7 +136,9 @@ def table_entry(
                 "game": game,
                 "open": is_open,
                 "newest": versions[0] if versions else None,
-                "starter": next((s for s in seats if s.position == game.starter_position), None),
+                "starter": next(
+                    (s for s in seats if s.position == game.present_starter(seats)), None
+                ),
                 "entry": (
                     shown.get("entry")
                     or GameEntry(game, seats, latest=latest, rack_value_url=rack_value_url)
@@ -149,6 +153,7 @@ def table_entry(
                     (v for v in versions if v["result"].status == Result.Status.CONFIRMED), None
                 ),
                 "penalties": list(game.penalties.all()),
+                "penalty_messages": penalty_messages.get(game.number, []),
                 "extensions": [
                     (names.get(e.player_id, "?"), e.used) for e in game.extensions.all() if e.used
                 ],
@@ -164,6 +169,7 @@ def table_entry(
             "seats": seats,
             "series": series,
             "open_game": open_game,
+            "top_messages": top_messages,
             "keypad_numbers": range(1, 14),
             "entered": sum(1 for game in games if game.all_results),
             "match": match,
@@ -243,8 +249,9 @@ def _record_penalty(
                 _("Game {number}: {penalty} recorded.").format(
                     number=game.number, penalty=_penalty_text(penalty)
                 ),
+                extra_tags=_penalty_tag(game),
             )
-            return redirect(_table_url(tournament, table, game)), {}
+            return redirect(_penalties_url(tournament, table, game)), {}
     return None, {"penalty_form": form}
 
 
@@ -255,15 +262,43 @@ def _void_penalty(
     try:
         penalty_void(penalty=penalty, by=request.user)
     except RuleError as error:
-        messages.error(request, str(error))
+        messages.error(request, capfirst(error.message), extra_tags=_penalty_tag(game))
     else:
         messages.success(
             request,
             _("Game {number}: {penalty} voided.").format(
                 number=game.number, penalty=_penalty_text(penalty)
             ),
+            extra_tags=_penalty_tag(game),
         )
-    return redirect(_table_url(tournament, table, game)), {}
+    return redirect(_penalties_url(tournament, table, game)), {}
+
+
+# A message about a game's penalties is shown in that game's penalty list, where the
+# redirect lands (`#game-N-penalties`), not at the top of the page, off-screen.
+def _penalty_tag(game: Game) -> str:
+    return f"penalties game-{game.number}"
+
+
+def _penalties_url(tournament: Tournament, table: Table, game: Game) -> str:
+    return _table_url(tournament, table, game).replace(
+        f"#game-{game.number}", f"#game-{game.number}-penalties"
+    )
+
+
+def _split_messages(request: HttpRequest) -> tuple[list, dict[int, list]]:
+    """The page's messages: those for the top, and per game number those about its
+    penalties (tagged by `_penalty_tag`)."""
+    top: list = []
+    penalties: dict[int, list] = {}
+    for message in messages.get_messages(request):
+        tags = message.extra_tags.split()
+        game = next((t for t in tags if t.startswith("game-")), None)
+        if "penalties" in tags and game and game[5:].isdigit():
+            penalties.setdefault(int(game[5:]), []).append(message)
+        else:
+            top.append(message)
+    return top, penalties
 
 
 ACTIONS = {"result": _submit_result, "penalty": _record_penalty, "void": _void_penalty}
@@ -317,7 +352,8 @@ def table_timer(
     )
     if game is None:
         raise Http404(_("This table has no games."))
-    start = next((i for i, s in enumerate(seats) if s.position == game.starter_position), 0)
+    starter = game.present_starter(seats)
+    start = next((i for i, s in enumerate(seats) if s.position == starter), 0)
     order = seats[start:] + seats[:start]  # turns go round from the starter
     used = dict(Extension.objects.filter(game=game).values_list("player_id", "used"))
     return render(

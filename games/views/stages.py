@@ -28,6 +28,7 @@ from ..services.stages import (
     rows_within,
     side_event_offer,
     stage_close,
+    stage_close_blockers,
     stage_cut_preview,
     stage_race,
     stage_rows,
@@ -57,11 +58,12 @@ def _cut_context(stage: Stage) -> dict[str, Any]:
     """The organiser's preview of the cut, or why there is none."""
     if stage.status == Stage.Status.CLOSED:
         return {}
+    blockers = stage_close_blockers(stage)
     try:
         preview = stage_cut_preview(stage)
     except RuleError as error:
-        return {"cut_error": capfirst(error.message)}
-    return {"preview": preview, "stage_rows_of_preview": preview.rows}
+        return {"cut_error": capfirst(error.message), "close_blockers": blockers}
+    return {"preview": preview, "stage_rows_of_preview": preview.rows, "close_blockers": blockers}
 
 
 @tournament_page("view")
@@ -89,6 +91,8 @@ def stage_detail(request: HttpRequest, tournament: Tournament, stage_number: int
     if division is not None:
         # That division's players only, ranked again 1..n (as the tournament's standings).
         rows = rows_within(rows, division_members(division))
+    timeline = stages_timeline(tournament)
+    rounds = next((item.rounds for item in timeline if item.stage.pk == stage.pk), 0)
     return render(
         request,
         "games/stage_detail.html",
@@ -98,7 +102,9 @@ def stage_detail(request: HttpRequest, tournament: Tournament, stage_number: int
             "stage": stage,
             "race": race,
             "stage_state": stage_state_words(stage, race),
-            "timeline": stages_timeline(tournament),
+            "timeline": timeline,
+            "stage_rounds": rounds,
+            "stage_rounds_words": bool(rounds or stage.rounds_planned),
             "table": _table(stage, rows),
             "divisions": divisions,
             "division": division,

@@ -40,7 +40,8 @@ Modules, each importing only those above it:
 * ``groups`` — points, groups, rounds, and the one swap of two players between tables;
 * ``designs`` — repeat-free schedules from finite fields and stored base rounds;
 * ``search`` — local search over one round or a whole schedule;
-* ``starters`` — starters balanced over a whole schedule;
+* ``starters`` — starters balanced over a whole schedule, and the present starter of a
+  game whose rotation's starter has left the table;
 * ``draw`` — table sizes, the random and Swiss draws, quality;
 * ``plan`` — planned schedules (designs + search + starters + the draw's seat order).
 

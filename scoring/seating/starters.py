@@ -7,7 +7,7 @@ the plan chooses all its rounds' starters at once so that starts stay even.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from scoring.seating.groups import Round
 
@@ -116,3 +116,26 @@ def _hand_back(
         q = giver
         link = came_from[q]
     count[q] -= 1
+
+
+# --------------------------------------------------------------------------- present starter
+
+
+def present_starter(starter: int, positions: Sequence[int], absent: Collection[int]) -> int:
+    """The seat that starts a game when some seats have left the table.
+
+    ``starter`` is the game's starter by the rotation, ``positions`` the table's seat
+    positions and ``absent`` those whose player has left by this game (withdrawn, the
+    table playing on without them). A present starter keeps the start; an absent one
+    hands it to the next present seat after it in seat order, wrapping from the last
+    seat to the first. With nobody present the rotation's starter is returned unchanged.
+    """
+    order = sorted(positions)
+    if starter not in order or starter not in absent:
+        return starter
+    at = order.index(starter)
+    for step in range(1, len(order)):
+        seat = order[(at + step) % len(order)]
+        if seat not in absent:
+            return seat
+    return starter

@@ -11,6 +11,12 @@
    * the winner and the blank rack imply each other on a Rummikub end: choosing a winner
      blanks their rack, and when exactly one rack is blank its player becomes the winner
      (the server applies the same rule, scoring.game);
+   * the active rack is kept in view above the keypad: when the scorekeeper moves to
+     another rack, and as its chips grow, the page scrolls so that rack's chips and
+     running points sit between the top of the screen and the keypad (the keypad is
+     sticky at the bottom and would otherwise hide the rack it is filling);
+   * a rack entered by totals ("By totals instead" open, or points typed) needs no
+     keypad: while the active rack is one, the keypad is hidden;
    * the error summary at the top of a game that was not saved gets the focus, so the
      page scrolls there and a screen reader reads it. */
 (function () {
@@ -48,6 +54,7 @@
       chips: el.querySelector("[data-chips]"),
       sum: el.querySelector("[data-rack-sum]"),
       totals: el.querySelectorAll(".totals input"),
+      totalsBox: el.querySelector(".totals") && el.querySelector(".totals").closest("details"),
       name: el.querySelector("[data-rack-pick]").dataset.name,
     };
   });
@@ -135,18 +142,46 @@
     }
   }
 
+  // Entered by totals: no tiles to tap, so no keypad.
+  function inTotals(rack) {
+    return byTotals(rack) || Boolean(rack.totalsBox && rack.totalsBox.open);
+  }
+
+  function syncKeypad() {
+    keypad.hidden = inTotals(racks[active]);
+  }
+
+  // Keep the active rack's chips and points between the top of the screen and the
+  // keypad. Only scrolls when they are not wholly there; "instant", so each tap lands
+  // where the finger is.
+  var MARGIN = 8;
+  function reveal() {
+    if (keypad.hidden) return;
+    var pick = racks[active].pick.getBoundingClientRect();
+    var floor = Math.min(keypad.getBoundingClientRect().top, window.innerHeight) - MARGIN;
+    if (pick.top >= MARGIN && pick.bottom <= floor) return;
+    var legend = racks[active].el.getBoundingClientRect().top;
+    // Show the rack from its legend when that fits above the keypad, else its chips' foot
+    // just above the keypad.
+    var delta = pick.bottom - legend <= floor - MARGIN ? legend - MARGIN : pick.bottom - floor;
+    window.scrollBy({ top: delta, left: 0, behavior: "instant" });
+  }
+
   function changed() {
     racks.forEach(show);
     implyWinner();
+    syncKeypad();
   }
 
-  function activate(index) {
+  function activate(index, quiet) {
     active = (index + racks.length) % racks.length;
     racks.forEach(function (rack, i) {
       rack.el.classList.toggle("active", i === active);
       rack.pick.setAttribute("aria-pressed", i === active ? "true" : "false");
     });
     forLine.textContent = t("tiles_for", "Tiles for {name}", { name: racks[active].name });
+    syncKeypad();
+    if (!quiet) reveal();
   }
 
   function write(rack, list) {
@@ -172,6 +207,7 @@
     else if (button.hasAttribute("data-joker")) write(rack, list.concat(["J"]));
     else if (button.hasAttribute("data-back")) write(rack, list.slice(0, -1));
     else if (button.hasAttribute("data-next")) activate(active + 1);
+    reveal();  // a new line of chips may have slid under the keypad
   });
 
   racks.forEach(function (rack, index) {
@@ -181,7 +217,14 @@
     rack.input.addEventListener("input", changed);
     Array.prototype.forEach.call(rack.totals, function (input) {
       input.addEventListener("input", changed);
+      input.addEventListener("focus", function () { activate(index, true); });
     });
+    if (rack.totalsBox) {
+      rack.totalsBox.addEventListener("toggle", function () {
+        if (rack.totalsBox.open) activate(index, true);
+        else syncKeypad();
+      });
+    }
   });
   racks.forEach(show);
 
@@ -207,7 +250,8 @@
   });
 
   keypad.hidden = false;
-  // Start on the first rack that is not the chosen winner's.
+  // Start on the first rack that is not the chosen winner's; the page opens where its
+  // address says (the game), so nothing scrolls until the scorekeeper picks a rack.
   var start = racks.findIndex(function (rack) { return !winner || rack.player !== winner.value; });
-  activate(Math.max(start, 0));
+  activate(Math.max(start, 0), true);
 })();

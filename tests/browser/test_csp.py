@@ -131,7 +131,7 @@ def test_organiser_pages(new_page, tournament, alice):
     slug = tournament.slug
     # The rules panel follows the form (htmx GET on change).
     watch.visit("/new/")
-    page.get_by_label("Rule preset").select_option("mso")
+    page.get_by_role("radio", name=re.compile("^Mind Sports Olympiad")).check()
     expect(page.locator('#rules-panel [data-option="joker_penalty"]')).to_have_text("50")
     for path in ("edit/", "staff/", "players/", "rounds/new/", "missing/", "confirm/"):
         watch.visit(f"/t/{slug}/{path}")

@@ -115,7 +115,7 @@ def test_run_your_first_tournament(laptop, new_page, alice, shots):
     # 3. Create the tournament: the resolved rules follow the preset.
     page.goto("/new/")
     page.get_by_label("Name").fill("Club Night")
-    page.get_by_label("Rule preset").select_option("standard")
+    page.get_by_role("radio", name=re.compile("^Standard club rules")).check()
     expect(page.locator('#rules-panel [data-option="joker_penalty"]')).to_have_text("30")
     shots(page, "02-new-tournament.png")
     page.get_by_role("button", name="Create tournament").click()

@@ -50,7 +50,7 @@ def test_organiser_creates_imports_opens_round_and_prints_sheets(new_page, alice
     # Create: the resolved-rules panel follows the preset and the overrides.
     page.goto("/new/")
     page.get_by_label("Name").fill("Spring Cup")
-    page.get_by_label("Rule preset").select_option("mso")
+    page.get_by_role("radio", name=re.compile("^Mind Sports Olympiad")).check()
     panel = page.locator("#rules-panel")
     expect(panel.locator('[data-option="joker_penalty"]')).to_have_text("50")
     page.get_by_text("Override single rule options").click()

@@ -231,9 +231,14 @@ def test_edit_refuses_a_rule_change_once_results_exist(as_user, played):
             "public": "on",
         },
     )
+    # A page loaded before the first result still had the option editable: the refusal
+    # is beside the option, nothing is saved.
     page = text(response)
-    assert "can no longer change" in page
-    assert "rules cannot change" in page
+    assert response.status_code == 200
+    assert "are locked" in page
+    assert field_errors(page, "id_joker_penalty") == [
+        "cannot change once a result has been entered; it stays as it was."
+    ]
     played.refresh_from_db()
     assert played.rules["joker_penalty"] == 30
 

@@ -11,6 +11,9 @@ Rules decided here (the rules are silent; docs/rules/decisions.md):
 * A stage's `ranking` is validated as a tournament's (`scoring.standings.validate_ranking`);
   left out, it is the tournament's ranking.
 * `race_target` and `race_cap` come together (a race to N needs its cap, at least N).
+* `rounds_planned` (1..100, or none) only informs: the pages say "round 2 of 3"; a round
+  past it is not refused (the stage ends when its organiser closes it), as with the
+  tournament's own rounds planned. A running stage may change it.
 * No stage can be added after a closed last stage (its cut is gone: nobody would enter).
 * A closed stage cannot change; a running one keeps its cut (its entrants are fixed) but
   its name, ranking and race may change.
@@ -41,6 +44,7 @@ from ..lifecycle import require_open
 from ..models import Stage, Tournament
 from ..permissions import User, require
 from .divisions import divisions_of
+from .tournaments import MAX_ROUNDS
 from .validation import choice, collect, max_length_of, stamp_history_user, text
 
 MAX_CUT = 10_000
@@ -57,6 +61,7 @@ FIELDS = {
     "race_target",
     "race_cap",
     "division",
+    "rounds_planned",
 }
 CUT_FIELDS = {"cut_top", "cut_min_score", "cut_ties", "carry_over", "division"}
 
@@ -136,6 +141,9 @@ def stage_settings_checked(
         ),
         "race_cap": collect(errors, _whole, "race_cap", values.get("race_cap"), 1, MAX_RACE_GAMES),
         "division": collect(errors, _division, tournament, values.get("division")),
+        "rounds_planned": collect(
+            errors, _whole, "rounds_planned", values.get("rounds_planned"), 1, MAX_ROUNDS
+        ),
     }
     raise_all(errors)
     if out["division"] is not None and (side or number == 1):

@@ -273,7 +273,12 @@ def _new_rules(tournament: Tournament, changes: Mapping[str, Any]) -> dict[str, 
         overrides = {**overrides_of(tournament.rules), **overrides}
     rules = resolve_rules(preset, overrides).as_dict()
     if rules != tournament.rules and tournament.first_result_at is not None:
-        field = "rules" if "rules" in changes else "preset"
+        # Name the input that changed — the preset, else the first option — so a form puts
+        # the message beside it.
+        changed = [name for name in rules if rules[name] != tournament.rules.get(name)]
+        field: str | tuple[str, str] = (
+            "preset" if "preset" in changed or "rules" not in changes else ("rules", changed[0])
+        )
         raise RuleError(field, _("rules cannot change once a result has been entered."))
     return rules
 
@@ -294,9 +299,34 @@ def _match_errors(tournament: Tournament, changes: Mapping[str, Any]) -> list[Ru
     ]
 
 
+# The format of a round: earlier rounds were played and counted under it, so it locks with
+# the rules at the first result (docs/rules/decisions.md, "Settings after the first result").
+FORMAT_SETTINGS = ("table_size", "games_per_table")
+
+
+def _format_errors(tournament: Tournament, changes: Mapping[str, Any]) -> list[RuleError]:
+    if tournament.first_result_at is None:
+        return []
+    return [
+        RuleError(
+            field,
+            _(
+                "cannot change once a result has been entered: the rounds played so far "
+                "used {value}."
+            ).format(value=getattr(tournament, field) or _("one game per seated player")),
+        )
+        for field in FORMAT_SETTINGS
+        if field in changes and changes[field] != getattr(tournament, field)
+    ]
+
+
 @transaction.atomic
 def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> Tournament:
-    """Change settings. Rules cannot change once a result exists; the slug never changes.
+    """Change settings. The rules (preset and options), players per table, games per table,
+    the target score and its games cap cannot change once a result exists (a change to the
+    same value passes); the name, dates, status, public, rounds planned, ranking,
+    confirmation, club avoidance, the late-entry/withdrawal options and qualification slots still may. The slug never
+    changes.
     A status change follows `tournaments.lifecycle` (`status="running"` reopens a finished
     tournament); settings and the status may change in a finished tournament too.
 
@@ -316,6 +346,7 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
             errors.append(wrong)
     errors += _settings_errors(changes)
     errors += _qualification_errors(tournament, changes)
+    errors += _format_errors(tournament, changes)
     if "preset" in changes or "rules" in changes:
         changes["rules"] = collect(errors, _new_rules, tournament, changes)
     errors += _match_errors(tournament, changes)

@@ -73,8 +73,12 @@ def _changes(form: TournamentForm, tournament: Tournament) -> dict[str, Any]:
 
 @tournament_page("organise")
 def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    locked = tournament.first_result_at is not None
     form = TournamentForm(
-        request.POST or None, initial=TournamentForm.initial_for(tournament), editing=True
+        request.POST or None,
+        initial=TournamentForm.initial_for(tournament),
+        editing=True,
+        locked=locked,
     )
     if request.method == "POST" and form.is_valid():
         try:
@@ -92,7 +96,7 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
         {
             **tournament_context(request.user, tournament),
             "form": form,
-            "rules_locked": tournament.first_result_at is not None,
+            "rules_locked": locked,
         },
     )
 

@@ -199,7 +199,9 @@ class Command(BaseCommand):
                 tournament=tournament, by=organiser, name=player_name, club=rng.choice(CLUBS)
             )
         qualification, semi, final = (
-            stage_create(tournament=tournament, by=organiser, name="Qualification"),
+            stage_create(
+                tournament=tournament, by=organiser, name="Qualification", rounds_planned=2
+            ),
             stage_create(
                 tournament=tournament,
                 by=organiser,
