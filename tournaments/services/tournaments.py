@@ -325,8 +325,8 @@ def tournament_update(*, tournament: Tournament, by: User, **changes: Any) -> To
     """Change settings. The rules (preset and options), players per table, games per table,
     the target score and its games cap cannot change once a result exists (a change to the
     same value passes); the name, dates, status, public, rounds planned, ranking,
-    confirmation, club avoidance, the late-entry/withdrawal options and qualification slots still may. The slug never
-    changes.
+    confirmation, club avoidance, the late-entry/withdrawal options and qualification slots
+    still may. The slug never changes.
     A status change follows `tournaments.lifecycle` (`status="running"` reopens a finished
     tournament); settings and the status may change in a finished tournament too.
 
