@@ -85,11 +85,16 @@ class TableLinkScopeMiddleware:
     def process_view(
         self, request: HttpRequest, view: Callable, args: tuple, kwargs: dict[str, Any]
     ) -> None:
+        match = request.resolver_match
+        url_name = match.view_name if match else None
+        if url_name in ALWAYS:
+            # Open to everyone, so the session is not even read: reading it would add
+            # "Vary: Cookie" and keep shared caches from keeping the manifest or the help.
+            return None
         link = table_link_of(request.user)
         if link is None:
             return None
-        match = request.resolver_match
-        if allowed(link, match.view_name if match else None, kwargs):
+        if allowed(link, url_name, kwargs):
             return None
         request.table_link = link  # the 403 page links back to the table
         raise PermissionDenied(refusal(link))
