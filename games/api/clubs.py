@@ -292,13 +292,11 @@ class SeasonListView(APIView):
             OpenApiExample(
                 "Seasons",
                 response_only=True,
-                value=[
-                    {
-                        "slug": "spring-2026",
-                        "name": "Spring 2026",
-                        "rule": {"rule": "best", "best": 6, "place_points": [25, 20], "cap": 120},
-                    }
-                ],
+                value={
+                    "slug": "spring-2026",
+                    "name": "Spring 2026",
+                    "rule": {"rule": "best", "best": 6, "place_points": [25, 20], "cap": 120},
+                },
             )
         ],
         description="Anyone may read them (as the club's page shows them), newest first.",
@@ -506,7 +504,7 @@ class ClubListView(APIView):
         tags=["clubs"],
         summary="List the clubs",
         description="Every club, by name; anyone may read the list (a club's page is public).",
-        examples=[OpenApiExample("Clubs", value=[CLUB_SUMMARY_EXAMPLE], response_only=True)],
+        examples=[OpenApiExample("Clubs", value=CLUB_SUMMARY_EXAMPLE, response_only=True)],
         responses={200: ClubSummaryOut(many=True)},
     )
     def get(self, request: Any) -> Response:
@@ -549,7 +547,7 @@ class ClubOrganiserListView(APIView):
         tags=["clubs"],
         summary="List a club's organisers",
         description="The club's organisers only (as the club's members page), by username.",
-        examples=[OpenApiExample("Organisers", value=[CLUB_ORGANISER_EXAMPLE], response_only=True)],
+        examples=[OpenApiExample("Organisers", value=CLUB_ORGANISER_EXAMPLE, response_only=True)],
         responses={200: ClubOrganiserOut(many=True), **errors(401, 403, 404)},
     )
     def get(self, request: Any, club: str) -> Response:

@@ -260,6 +260,8 @@ RESULT_EXAMPLE = {
             "charge": 0,
             "score": 108,
             "winner": True,
+            "substitute": "",
+            "forfeit": False,
         },
         {
             "player": 12,
@@ -271,6 +273,8 @@ RESULT_EXAMPLE = {
             "charge": 16,
             "score": -16,
             "winner": False,
+            "substitute": "",
+            "forfeit": False,
         },
         {
             "player": 13,
@@ -282,6 +286,8 @@ RESULT_EXAMPLE = {
             "charge": 37,
             "score": -37,
             "winner": False,
+            "substitute": "",
+            "forfeit": False,
         },
         {
             "player": 14,
@@ -293,6 +299,8 @@ RESULT_EXAMPLE = {
             "charge": 23,
             "score": -23,
             "winner": False,
+            "substitute": "",
+            "forfeit": False,
         },
     ],
     "submitted_by": "bob",

@@ -385,7 +385,7 @@ class RoundListView(TournamentScoped, ListAPIView):
                 value=DRAW_EXAMPLE["commit"],
                 request_only=True,
             ),
-            OpenApiExample("Opened", value=ROUND_EXAMPLE, response_only=True),
+            OpenApiExample("Opened", value=ROUND_EXAMPLE, response_only=True, status_codes=["201"]),
             OpenApiExample(
                 "Previewed", value=DRAW_EXAMPLE, response_only=True, status_codes=["200"]
             ),

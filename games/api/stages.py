@@ -133,7 +133,7 @@ class StageListView(TournamentScoped, APIView):
         description="The tournament's stages in order, each with its cut rule and status "
         "(upcoming, running, closed). A tournament without stages answers an empty list.",
         responses={200: StageOut(many=True), **errors(404)},
-        examples=[OpenApiExample("Stages", value=[STAGE_EXAMPLE], response_only=True)],
+        examples=[OpenApiExample("Stages", value=STAGE_EXAMPLE, response_only=True)],
     )
     def get(self, request: Any, slug: str) -> Response:
         return Response(StageOut(stages_of(self.tournament), many=True).data)

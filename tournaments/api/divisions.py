@@ -88,7 +88,7 @@ class DivisionListView(TournamentScoped, APIView):
         summary="List divisions",
         description="The tournament's divisions in their order, each with its players.",
         responses={200: DivisionOut(many=True), **errors(404)},
-        examples=[OpenApiExample("Divisions", value=[DIVISION_EXAMPLE], response_only=True)],
+        examples=[OpenApiExample("Divisions", value=DIVISION_EXAMPLE, response_only=True)],
     )
     def get(self, request: Any, slug: str) -> Response:
         return Response(DivisionOut(_divisions(self), many=True).data)

@@ -346,7 +346,7 @@ class PlayerImportView(TournamentScoped, APIView):
         ],
         responses={201: PlayerOut(many=True), **errors(400, 401, 403, 404)},
         examples=[
-            OpenApiExample("Imported", value=[PLAYER_EXAMPLE], response_only=True),
+            OpenApiExample("Imported", value=PLAYER_EXAMPLE, response_only=True),
             OpenApiExample(
                 "Bad line",
                 value={"file": ["line 4: rating 'abc' must be a whole number."]},

@@ -495,7 +495,7 @@ class StaffView(TournamentScoped, APIView):
         description="Organisers only: every staff member with their role (superusers are "
         "not staff rows).",
         responses={200: StaffOut(many=True), **errors(401, 403, 404)},
-        examples=[OpenApiExample("Staff", value=[STAFF_EXAMPLE], response_only=True)],
+        examples=[OpenApiExample("Staff", value=STAFF_EXAMPLE, response_only=True)],
     )
     def get(self, request: Any, slug: str) -> Response:
         members = selectors.staff_of(self.tournament, request.user)
@@ -637,7 +637,7 @@ class InvitationListView(TournamentScoped, APIView):
         summary="List the invitations",
         description="Organisers only: every invitation, newest first, with its state.",
         responses={200: InvitationOut(many=True), **errors(401, 403, 404)},
-        examples=[OpenApiExample("Invitations", value=[INVITATION_EXAMPLE], response_only=True)],
+        examples=[OpenApiExample("Invitations", value=INVITATION_EXAMPLE, response_only=True)],
     )
     def get(self, request: Any, slug: str) -> Response:
         invitations = selectors.invitations_of(self.tournament, request.user)

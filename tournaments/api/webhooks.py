@@ -136,7 +136,7 @@ class WebhookListView(TournamentScoped, APIView):
         description="Organisers only: the tournament's hooks, oldest first (secrets are "
         "never listed).",
         responses={200: WebhookOut(many=True), **errors(401, 403, 404)},
-        examples=[OpenApiExample("Hooks", value=[HOOK_EXAMPLE], response_only=True)],
+        examples=[OpenApiExample("Hooks", value=HOOK_EXAMPLE, response_only=True)],
     )
     def get(self, request: Any, slug: str) -> Response:
         hooks = selectors.webhooks_of(self.tournament, request.user).select_related("created_by")
@@ -243,7 +243,7 @@ class WebhookDeliveriesView(WebhookScoped, APIView):
         "and what the last attempt sent (`sent_body`, `sent_signature`: the exact "
         "signature header, to test a receiver's check against).",
         responses={200: DeliveryOut(many=True), **errors(401, 403, 404)},
-        examples=[OpenApiExample("Log", value=[DELIVERY_EXAMPLE], response_only=True)],
+        examples=[OpenApiExample("Log", value=DELIVERY_EXAMPLE, response_only=True)],
     )
     def get(self, request: Any, slug: str, pk: int) -> Response:
         deliveries = selectors.webhook_deliveries(self.hook(pk), request.user)
