@@ -399,6 +399,9 @@ PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 60)
 # How long a web process trusts the page generation it last read (config.page_cache):
 # a change reaches every process's answers within this time.
 PAGE_CACHE_LOCAL_SECONDS = float(os.environ.get("PAGE_CACHE_LOCAL_SECONDS", "0.2"))
+# A tournament's public pages move at most once in this many seconds, however many
+# changes land (tournaments.events, "coalescing"); the last one is shown within it.
+PAGE_CACHE_COALESCE_SECONDS = float(os.environ.get("PAGE_CACHE_COALESCE_SECONDS", "1.0"))
 
 # API tokens are good for this many days from when they were issued (0: for ever); then
 # requests with one answer 401 ("expired") and POST /api/v1/auth/token/ issues a new one.
