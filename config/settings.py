@@ -431,6 +431,8 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("API_THROTTLE_ANON", "120/minute"),
         "user": os.environ.get("API_THROTTLE_USER", "1200/minute"),
         "token": os.environ.get("API_THROTTLE_TOKEN", "10/minute"),
+        # Anonymous fetches of the OpenAPI schema, per IP address (config/api_schema.py).
+        "schema": os.environ.get("API_THROTTLE_SCHEMA", "30/minute"),
     },
     # Proxies in front that append to X-Forwarded-For (1 behind the usual TLS proxy). With
     # 0 the client's address is REMOTE_ADDR: a forged header cannot dodge the throttles.
