@@ -2,6 +2,7 @@
 
     DATABASE_URL=sqlite:///:memory: python -m bench.event_file
     python -m bench.event_file --players 200 --rounds 7
+    python -m bench.event_file --quick    # small sizes, what the test suite runs
 
 Builds a tournament (tables of 4, one game per seat, every game confirmed; the builder of
 `bench.standings`) in a throw-away test database, then prints the milliseconds of one
@@ -48,7 +49,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--quick", action="store_true", help="8 players x 2 rounds (CI)")
     args = parser.parse_args()
+    if args.quick:
+        args.players, args.rounds = 8, 2
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0)
     try:

@@ -2,6 +2,7 @@
 
     DATABASE_URL=sqlite:///:memory: python -m bench.sheets_pdf
     python -m bench.sheets_pdf --tables 4 25 100
+    python -m bench.sheets_pdf --quick    # one table, what the test suite runs
 
 For each size, opens round 1 of a tournament of that many tables of four, in a throw-away
 test database, downloads `.../sheets.pdf?paper=a4` as its organiser and prints the pages,
@@ -35,7 +36,10 @@ from tests.factories import make_tournament, open_round  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[4, 25])
+    parser.add_argument("--quick", action="store_true", help="one table (CI)")
     args = parser.parse_args()
+    if args.quick:
+        args.tables = [1]
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0)
     try:
