@@ -26,8 +26,9 @@ import pytest
 from tests.conftest import _need
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCHES = sorted(p.stem for p in (ROOT / "bench").glob("*.py") if p.stem != "__init__")
+BENCHES = sorted(p.stem for p in (ROOT / "bench").glob("*.py") if not p.stem.startswith("_"))
 
+# bench/_*.py are helpers of the benches (bench/_corrections.py), not benches.
 # The benches that cannot run here, and why. Keep this list short: a bench left out can rot.
 EXCLUDED = {
     # Drives gunicorn with Debian's `wrk` (not installed for the suite) for 10 s a URL.
