@@ -108,7 +108,7 @@ def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str,
         return error.code, dict(error.headers), error.read()
 
 
-def wait_ready(url: str, seconds: float = 30) -> None:
+def wait_ready(url: str, seconds: float = 120) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
