@@ -25,14 +25,18 @@ django.setup()
 from games.models import Game, Result  # noqa: E402
 from games.services.results import result_confirm, result_submit  # noqa: E402
 from tournaments import jobs  # noqa: E402
-from tournaments.models import Tournament  # noqa: E402
+from tournaments.models import StaffMember, Tournament  # noqa: E402
 
 TILES = ("R4 B10 K2", "J 7", "O3", "R9 R10", "B1 B2 B3", "K13", "O5 O6")
 
 
 def main(slug: str, count: int, seconds: float) -> None:
     tournament = Tournament.objects.get(slug=slug)
-    organiser = tournament.created_by
+    organiser = (
+        StaffMember.objects.filter(tournament=tournament, role=StaffMember.Role.ORGANISER)
+        .first()
+        .user
+    )
     games = list(
         Game.objects.filter(
             table__round__tournament=tournament, results__status=Result.Status.CONFIRMED
