@@ -1,6 +1,7 @@
 """Benchmark: what an online SQLite backup costs while scorekeepers write.
 
     python -m bench.backup [--mb 20 100]
+    python -m bench.backup --quick        # 1 MB, what the test suite runs
 
 For each size, builds a throw-away WAL-mode SQLite database of about that many MB in a
 temporary folder, starts a writer that commits one small transaction after another (a
@@ -81,7 +82,9 @@ def measure(mb: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mb", type=int, nargs="+", default=[20, 100])
-    for mb in parser.parse_args().mb:
+    parser.add_argument("--quick", action="store_true", help="1 MB (CI)")
+    args = parser.parse_args()
+    for mb in [1] if args.quick else args.mb:
         measure(mb)
 
 

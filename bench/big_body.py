@@ -2,6 +2,7 @@
 
     DATABASE_URL=sqlite:///:memory: python -m bench.big_body
     python -m bench.big_body --kib 1200 250
+    python -m bench.big_body --quick      # small sizes, what the test suite runs
 
 For each size, posts a manual round whose `tables` hold that many KiB of unknown player
 ids (every id one error) to a tournament of eight players, in a throw-away test database,
@@ -42,7 +43,10 @@ def body_of(kib: int) -> bytes:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kib", type=int, nargs="+", default=[1200, 250])
+    parser.add_argument("--quick", action="store_true", help="300 and 5 KiB (CI)")
     args = parser.parse_args()
+    if args.quick:
+        args.kib = [300, 5]
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0)
     try:

@@ -11,6 +11,13 @@ validators of its last answer (the 304 path every polling phone takes while noth
 changes). Prints req/s and p99 of each and the ratios against the static file.
 Targets: page ≥ 70 %, 304 path ≥ 90 % of static; p99 < 100 ms.
 
+With `--burst N` it then measures the phones during a burst of results: the running demo
+tournament's live fragment polled with its validators, quiet and while N corrections
+that each move the standings are stored over the same seconds (bench/_corrections.py,
+a process of its own), and one phone polling every half second on the side: req/s and
+p99 of each run, and how many times that phone downloaded the fragment again (a 200)
+during the burst — the generation moves at most once a second (docs/design/caching.md).
+
 Without DATABASE_URL it tries postgres://postgres@127.0.0.1:5432/rummitab_bench (creating
 that database) and without REDIS_URL redis://127.0.0.1:6379/15. Needs `wrk` on the PATH
 (`apt-get install -y wrk`).
@@ -26,6 +33,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -100,7 +108,7 @@ def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str,
         return error.code, dict(error.headers), error.read()
 
 
-def wait_ready(url: str, seconds: float = 30) -> None:
+def wait_ready(url: str, seconds: float = 120) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
@@ -131,13 +139,64 @@ def wrk(url: str, seconds: int, connections: int, headers: dict[str, str]) -> tu
     return rate, p99
 
 
+BURST_SLUG = "demo-winter-league"
+
+
+def _phone(url: str, stop: threading.Event, counts: dict[str, int]) -> None:
+    """One phone polling every half second with the validators of its last answer."""
+    headers: dict[str, str] = {}
+    while not stop.is_set():
+        status, answer, body = get(url, headers)
+        counts[str(status)] = counts.get(str(status), 0) + 1
+        if status == 200:
+            counts["bytes"] = counts.get("bytes", 0) + len(body)
+            headers = {"If-None-Match": answer["ETag"]} if answer.get("ETag") else {}
+        stop.wait(0.5)
+
+
+def burst(base: str, env: dict[str, str], args: argparse.Namespace) -> None:
+    live = f"{base}/t/{BURST_SLUG}/standings/live/"
+    _, headers, _ = get(live)
+    validators = {"If-None-Match": headers["ETag"]}
+    quiet = wrk(live, args.seconds, args.connections, validators)
+    stop, counts = threading.Event(), {}
+    phone = threading.Thread(target=_phone, args=(live, stop, counts))
+    corrections = subprocess.Popen(
+        [PYTHON, "-m", "bench._corrections", BURST_SLUG, str(args.burst), str(args.seconds)],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    phone.start()
+    try:
+        during = wrk(live, args.seconds, args.connections, validators)
+    finally:
+        stored = corrections.communicate(timeout=120)[0].strip()
+        stop.set()
+        phone.join()
+    print(
+        f"burst: {stored}; the fragment of {BURST_SLUG} polled with validators "
+        f"({args.connections} connections x {args.seconds} s)"
+    )
+    print(f"  {'':<26} {'req/s':>9} {'p99 ms':>9}")
+    print(f"  {'quiet':<26} {quiet[0]:9.0f} {quiet[1]:9.1f}")
+    print(f"  {'during the burst':<26} {during[0]:9.0f} {during[1]:9.1f}")
+    print(f"  during / quiet req/s: {during[0] / quiet[0]:.2f}")
+    print(
+        f"  one phone polling every 0.5 s: {counts.get('200', 0)} downloads "
+        f"({counts.get('bytes', 0):,} B), {counts.get('304', 0)} answers 304"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=8180)
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--burst", type=int, default=0, help="corrections during a burst run")
+    parser.add_argument("--quick", action="store_true", help="1 s per run, 4 connections")
     args = parser.parse_args()
+    if args.quick:
+        args.seconds, args.connections = 1, 4
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed: apt-get install -y wrk")
     env = environment(args.port)
@@ -186,6 +245,8 @@ def main() -> None:
         for name, rate, p99 in results:
             print(f"  {name:<26} {rate:9.0f} {p99:9.1f} {rate / static_rate:9.0%}")
         print("  targets: page ≥ 70 %, 304 path ≥ 90 % of static, p99 < 100 ms")
+        if args.burst:
+            burst(base, env, args)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)

@@ -1,6 +1,7 @@
 """Benchmark: club ratings from scratch and per new game, against reading the same rows.
 
     python -m bench.ratings --members 500 --tournaments 200
+    python -m bench.ratings --quick       # small sizes, what the test suite runs
 
 Builds a club (its members, rated tournaments of 16 members at 4 tables, one round of 4
 games each, every game confirmed) in the configured database — use PostgreSQL:
@@ -126,7 +127,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--members", type=int, default=500)
     parser.add_argument("--tournaments", type=int, default=200)
+    parser.add_argument("--quick", action="store_true", help="16 members x 2 tournaments (CI)")
     args = parser.parse_args()
+    if args.quick:
+        args.members, args.tournaments = 16, 2
 
     started = time.perf_counter()
     club = build(args.members, args.tournaments)

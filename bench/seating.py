@@ -24,6 +24,7 @@ Everything is seeded, so the figures other than seconds are the same on every ru
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 
@@ -161,6 +162,18 @@ def bench_clubs() -> list[tuple]:
     return rows
 
 
+def quick() -> None:
+    """Small sizes: every table is printed, in a second or two (no target is judged)."""
+    global GOLFERS, RANDOM_ROUNDS, CLUB_SEEDS, CLUB_LATER_ROUNDS, SWISS_FIELD
+    GOLFERS = [(16, 5)]
+    RANDOM_ROUNDS = {16: 3}
+    CLUB_SEEDS, CLUB_LATER_ROUNDS = 1, 1
+    SWISS_FIELD = 40
+
+
+SWISS_FIELD = 1000
+
+
 def print_table(title: str, header: tuple, rows: list[tuple]) -> None:
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows, strict=True)]
     print(f"\n{title}")
@@ -171,6 +184,12 @@ def print_table(title: str, header: tuple, rows: list[tuple]) -> None:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description="Seating benchmark (tables of 4).")
+    parser.add_argument(
+        "--quick", action="store_true", help="small fields and few seeds (the test suite runs it)"
+    )
+    if parser.parse_args().quick:
+        quick()
     print("Seating benchmark (tables of 4; seconds are wall-clock on this machine)")
     print_table(
         "plan_rounds: whole schedule at once (target: all rounds repeat-free, <= 60 s)",
@@ -183,9 +202,9 @@ def main() -> None:
         bench_random(),
     )
     print_table(
-        "seat_swiss: 1,000 players (target: <= 2 s per round)",
+        f"seat_swiss: {SWISS_FIELD:,} players (target: <= 2 s per round)",
         ("players", "round", "repeats", "spread", "spread total", "seconds", "<= 2 s"),
-        bench_swiss(),
+        bench_swiss(SWISS_FIELD),
     )
     print_table(
         f"clubs: {CLUB_FIELD} players from {CLUB_FIELD // CLUB_SIZE} clubs of {CLUB_SIZE} "

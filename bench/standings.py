@@ -2,6 +2,7 @@
 
     python -m bench.standings --players 1000 --rounds 10
     python -m bench.standings --players 5000 --rounds 15
+    python -m bench.standings --quick     # small sizes, what the test suite runs
 
 Builds a tournament (tables of 4, one game per seat, every game confirmed) in the
 configured database — use PostgreSQL: `DATABASE_URL=postgres://postgres@127.0.0.1:5432/
@@ -146,7 +147,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--quick", action="store_true", help="16 players x 2 rounds (CI)")
     args = parser.parse_args()
+    if args.quick:
+        args.players, args.rounds = 16, 2
 
     started = time.perf_counter()
     t = build(args.players, args.rounds)

@@ -2,6 +2,7 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/rummitab \\
         python -m bench.standings_page --players 15000
+    python -m bench.standings_page --quick  # 40 players, what the test suite runs
 
 Registers that many players in a throw-away test database, computes their standings
 snapshot once, then reads the tournament page, the live fragment every phone polls and
@@ -76,7 +77,10 @@ def cold_ms(read) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=15_000)
+    parser.add_argument("--quick", action="store_true", help="40 players (CI)")
     args = parser.parse_args()
+    if args.quick:
+        args.players = 40
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0)
     try:

@@ -1,8 +1,9 @@
 """Routes of the REST API, mounted at /api/v1/ (docs/api/reference.md)."""
 
 from django.urls import path, register_converter
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
+from config.api_schema import SchemaView
 from config.auth_api import TokenView
 from games.api import clubs, event_files, games, rounds, stages, standings, withdrawals
 from tournaments.api import checkin, divisions, players, tournaments, webhooks
@@ -51,7 +52,8 @@ urlpatterns = [
         event_files.EventFileImportJobView.as_view(),
         name="api-event-file-import-job",
     ),
-    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    # Built once per process, anonymous callers throttled (config/api_schema.py).
+    path("schema/", SchemaView.as_view(), name="api-schema"),
     # The split view serves its start-up script as a file (?script): no inline script,
     # as the Content-Security-Policy wants; templates/drf_spectacular/ drops the <style>.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),

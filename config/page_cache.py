@@ -9,9 +9,12 @@ If-None-Match names the kept ETag, else the kept page. One round trip to the cac
 database, no template.
 
 A kept answer is served only while the tournament's page generation
-(`tournaments.events.page_generation`) is still the one it was rendered at: any committed
-change to what those pages show counts a new generation. Kept answers expire after
-`PAGE_CACHE_SECONDS` in any case.
+(`tournaments.events.page_generation`) is still the one it was rendered at: the
+generation moves when something those pages show has changed (a new standings table, a
+round opened or changed, the tournament edited), at most about once a second; a result
+that changes nothing shown moves nothing. Kept answers expire after `PAGE_CACHE_SECONDS`
+in any case. A phone that polls with the kept ETag is answered 304 from here, without a
+query, until the generation moves.
 
 Each process also keeps the answers it served in its own memory and asks the shared
 cache for the current generation at most every `PAGE_CACHE_LOCAL_SECONDS` (0.2 s) per
@@ -44,7 +47,7 @@ from games.views.caching import (
     page_cache_key,
     stored_answer,
 )
-from tournaments.events import page_generation_counted, page_generation_key
+from tournaments.events import page_generation, page_generation_counted
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +65,7 @@ LOCAL_ENTRIES = 512
 
 # This process's memory, shared by every handler of the process (a test's live server
 # and its clients): slug -> (read at, generation), and key -> kept answer.
-_generations: dict[str, tuple[float, int]] = {}
+_generations: dict[str, tuple[float, str]] = {}
 _entries: dict[str, dict[str, Any]] = {}
 
 
@@ -85,16 +88,18 @@ class PublicPageCache:
         self.generations = _generations
         self.entries = _entries
 
-    def _generation(self, slug: str) -> int:
+    def _generation(self, slug: str) -> str:
         now = time.monotonic()
         known = self.generations.get(slug)
         if known is not None and now - known[0] < settings.PAGE_CACHE_LOCAL_SECONDS:
             return known[1]
-        generation = cache.get(page_generation_key(slug), 0)
+        generation = page_generation(slug)
+        if generation is None:
+            raise OSError("shared cache unreachable")
         self.generations[slug] = (now, generation)
         return generation
 
-    def _entry(self, key: str, generation: int) -> dict[str, Any] | None:
+    def _entry(self, key: str, generation: str) -> dict[str, Any] | None:
         entry = self.entries.get(key)
         if entry is None or entry["generation"] != generation:
             entry = cache.get(key)

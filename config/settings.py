@@ -406,6 +406,9 @@ PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 60)
 # How long a web process trusts the page generation it last read (config.page_cache):
 # a change reaches every process's answers within this time.
 PAGE_CACHE_LOCAL_SECONDS = float(os.environ.get("PAGE_CACHE_LOCAL_SECONDS", "0.2"))
+# A tournament's public pages move at most once in this many seconds, however many
+# changes land (tournaments.events, "coalescing"); the last one is shown within it.
+PAGE_CACHE_COALESCE_SECONDS = float(os.environ.get("PAGE_CACHE_COALESCE_SECONDS", "1.0"))
 
 # API tokens are good for this many days from when they were issued (0: for ever); then
 # requests with one answer 401 ("expired") and POST /api/v1/auth/token/ issues a new one.
@@ -435,6 +438,8 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("API_THROTTLE_ANON", "120/minute"),
         "user": os.environ.get("API_THROTTLE_USER", "1200/minute"),
         "token": os.environ.get("API_THROTTLE_TOKEN", "10/minute"),
+        # Anonymous fetches of the OpenAPI schema, per IP address (config/api_schema.py).
+        "schema": os.environ.get("API_THROTTLE_SCHEMA", "30/minute"),
     },
     # Proxies in front that append to X-Forwarded-For (1 behind the usual TLS proxy). With
     # 0 the client's address is REMOTE_ADDR: a forged header cannot dodge the throttles.

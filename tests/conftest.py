@@ -65,6 +65,13 @@ def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _pages_move_at_once(settings):
+    """A change reaches the public pages at the next read, not within the second a venue
+    gets (tournaments.events, "coalescing"); the tests of that window set it back."""
+    settings.PAGE_CACHE_COALESCE_SECONDS = 0
+
+
 @pytest.fixture
 def postgres(transactional_db):
     if connection.vendor != "postgresql":

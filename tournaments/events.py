@@ -12,18 +12,33 @@ Terms:
 * followers — what is computed from a tournament's standings or games: its season's
   totals (`Season.version`) and, in a rated tournament, its club members' ratings. The
   standings job asks for them once it has stored a snapshot (`standings_followed`).
-* page generation — a counter in the shared cache per tournament (by slug), one more
-  after every committed change to anything its public pages show (results, standings,
-  the tournament, its rounds, seats and players). Rendered pages stored in the shared
-  cache remember the generation they were rendered at and are served only while it is
-  still the current one (`config.page_cache`); the validators (ETags) themselves come
-  from the database, so a lost bump delays a cached copy by at most its lifetime.
+* page generation — a random token in the shared cache per tournament (by slug) that
+  moves when something its public pages show has changed: a standings snapshot whose
+  rows differ from the last one shown (`standings_shown`), the tournament, its rounds
+  (opened, cancelled, seats swapped, clock set), stages and divisions. A result alone
+  moves nothing: it reaches the public pages through the snapshot it changes, so an
+  unconfirmed version awaiting confirmation, or a penalty that leaves the table as it
+  was, invalidates nothing. Rendered pages kept in the shared cache remember the token
+  they were rendered at and are served only while it is still the current one
+  (`config.page_cache`); anonymous readers' ETags are made from it
+  (`games.views.caching`), so they answer 304 until a real change.
+* coalescing — a change does not move the token itself: it writes the *next* token, and
+  the first reader at least `PAGE_CACHE_COALESCE_SECONDS` (1 s) after the last move
+  promotes it. A burst of results then moves a tournament's pages at most about once a
+  second, and the last change of the burst is shown within that second (no timer: the
+  readers promote it, and nothing needs promoting while nobody reads).
+* shown digest — a digest of the rows and ranking of the last standings snapshot stored,
+  kept in the shared cache: a recompute that stores the same table (a new version, the
+  same rows) moves no page.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
+import time
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
@@ -64,7 +79,8 @@ def standings_changed(tournament: Tournament) -> None:
     the connection, so a rolled-back change leaves nothing behind.
     """
     tournament_id = tournament.pk
-    pages_changed(tournament.slug)
+    # No page moves here: the pages follow the snapshot this recompute stores
+    # (`standings_shown`), and only if its table differs from the one shown.
     connection = transaction.get_connection()
     if connection.in_atomic_block and any(
         getattr(func, "standings_of", None) == tournament_id
@@ -84,38 +100,82 @@ def page_generation_key(slug: str) -> str:
     return f"pages:{slug}:generation"
 
 
-def page_generation(slug: str) -> int | None:
-    """The current page generation of the tournament (0 before any change was counted),
-    or None while the shared cache cannot be read (then nothing is cached)."""
+def _next_generation_key(slug: str) -> str:
+    return f"pages:{slug}:next"
+
+
+def _shown_key(slug: str) -> str:
+    return f"pages:{slug}:shown"
+
+
+def _token() -> str:
+    return secrets.token_hex(6)
+
+
+def page_generation(slug: str) -> str | None:
+    """The current page generation of the tournament (a token), or None while the shared
+    cache cannot be read (then nothing is kept). Promotes the next token when a change
+    is waiting and the last move is at least `PAGE_CACHE_COALESCE_SECONDS` old: one
+    round trip to the cache, two when it promotes."""
+    current_key, next_key = page_generation_key(slug), _next_generation_key(slug)
     try:
-        return cache.get(page_generation_key(slug), 0)
+        values = cache.get_many([current_key, next_key])
+        current, upcoming = values.get(current_key), values.get(next_key)
+        if current is None:
+            # A first reader, or a cleared cache: a new token, free to move at once.
+            cache.add(current_key, (upcoming or _token(), 0.0), timeout=None)
+            current = cache.get(current_key) or (upcoming or _token(), 0.0)
+        token, moved_at = current
+        now = time.time()
+        if (
+            upcoming
+            and upcoming != token
+            and now - moved_at >= settings.PAGE_CACHE_COALESCE_SECONDS
+        ):
+            # Two readers may promote at once: the same token, so the same generation.
+            cache.set(current_key, (upcoming, now), timeout=None)
+            return upcoming
+        return token
     except Exception:
         logger.warning("cache unreachable; pages of %s are not cached", slug)
         return None
 
 
-# Sent after each page generation counted here: the pages' cache of this process
-# (`config.page_cache`) forgets the generation it read, so this process sees it at once.
+# Sent after each page change counted here: the pages' cache of this process
+# (`config.page_cache`) forgets the generation it read, so this process asks again.
 page_generation_counted = Signal()
 
 
 def _bump_generation(slug: str) -> None:
     page_generation_counted.send(sender=None, slug=slug)
-    key = page_generation_key(slug)
     try:
-        if not cache.add(key, 1, timeout=None):
-            cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, timeout=None)
+        cache.set(_next_generation_key(slug), _token(), timeout=None)
     except Exception:
         logger.warning("cache unreachable; cached pages of %s live out their time", slug)
 
 
 def pages_changed(slug: str) -> None:
-    """Count one more page generation once the current transaction commits (at once
-    outside one). Each call counts (one INCR each at commit, well under a millisecond):
-    no callback of an earlier, perhaps never committed, block can swallow it."""
+    """Move the page generation once the current transaction commits (at once outside
+    one), coalesced (see "coalescing" above). Each call counts: no callback of an
+    earlier, perhaps never committed, block can swallow it."""
     transaction.on_commit(lambda: _bump_generation(slug))
+
+
+def standings_shown(slug: str, digest: str) -> None:
+    """A standings snapshot whose table has this digest is stored: once it commits, the
+    pages move if the table differs from the last one stored (or if that is unknown)."""
+
+    def compare() -> None:
+        key = _shown_key(slug)
+        try:
+            if cache.get(key) == digest:
+                return
+            cache.set(key, digest, timeout=None)
+        except Exception:
+            logger.warning("cache unreachable; pages of %s moved regardless", slug)
+        _bump_generation(slug)
+
+    transaction.on_commit(compare)
 
 
 def _pending_key(tournament_id: int) -> str:

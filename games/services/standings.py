@@ -20,6 +20,8 @@ tournament may read (the views check visibility); recomputing changes nothing bu
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from dataclasses import dataclass
 
@@ -42,7 +44,7 @@ from scoring.standings import (
     needs_placement,
     needs_series,
 )
-from tournaments.events import pages_changed, request_recompute
+from tournaments.events import request_recompute, standings_shown
 from tournaments.models import Player, Tournament, Webhook
 from tournaments.services.webhooks import webhooks_emit
 
@@ -439,7 +441,10 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     )
     if computed_at != snapshot.computed_at:
         return Standings.objects.get(pk=snapshot.pk)
-    pages_changed(tournament.slug)
+    # The public pages move only if the table they show changed (a result awaiting
+    # confirmation, or a penalty that changes no total, stores the same rows again).
+    shown = json.dumps([snapshot.ranking, stored], sort_keys=True, default=str)
+    standings_shown(tournament.slug, hashlib.blake2b(shown.encode(), digest_size=12).hexdigest())
     return snapshot
 
 

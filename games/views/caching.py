@@ -1,9 +1,14 @@
 """Conditional answers and cached renders of the tournament's public pages.
 
 Every page that a phone or the venue screen keeps open (the standings page, the live
-standings fragment, the round pages, the projector and the CSV) carries validators made
-from the tournament's page state (`games.selectors.page_state`, one query): a request
-that sends them back while nothing changed answers 304 without rendering anything.
+standings fragment, the round pages, the projector and the CSV) carries validators: a
+request that sends them back while nothing changed answers 304 without rendering
+anything. An anonymous reader's ETag is made from the tournament's page generation
+(`tournaments.events`, a token in the shared cache that moves only when something
+public changed, at most about once a second), so it holds through a burst of results
+that change nothing shown; a signed-in reader's from the page state
+(`games.selectors.page_state`, one query), which moves with every change they may see
+(a result awaiting confirmation, a stale table being recomputed).
 
 Terms:
 * reader — who the page is rendered for. Anonymous readers all see the same page, so
@@ -17,6 +22,11 @@ Terms:
   language shares one cache entry and one ETag (`nl-NL,nl;q=0.9` and `nl` are one
   variant); another language is another variant, with another ETag and its own cache
   entry, so a validator of one language never earns a 304 in another.
+* shown table — an anonymous reader is shown the newest stored snapshot, never marked
+  "updating…": that page is kept for every anonymous reader until the generation moves,
+  and the generation moves as soon as a snapshot with another table is stored. A
+  signed-in reader (the organiser, a scorekeeper) sees the stale mark while a recompute
+  is under way.
 * fragment cache — the rendered standings table, kept in the shared cache under a key
   that holds the page state's tag: a new standings version is a new key, so a moved
   version never serves the old table (the old entries expire on their own).
@@ -24,6 +34,7 @@ Terms:
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 from collections.abc import Callable
@@ -116,9 +127,16 @@ class Conditional:
         self.personal = personal
         self._validate(page_state(tournament))
 
+    @property
+    def shared_reader(self) -> bool:
+        """An anonymous reader whose answer is kept for every anonymous reader."""
+        return self.generation is not None
+
     def _validate(self, state: PageState) -> None:
         self.state = state
-        shared = f"{state.tag}-{_digest(variant(self.request))}"
+        # The generation moves with everything shown; the page state with every change.
+        source = f"g{self.generation}" if self.shared_reader else state.tag
+        shared = f"{source}-{_digest(variant(self.request))}"
         user = self.request.user
         if self.personal and user.is_authenticated:
             role = can_score(user, self.tournament) + can_organise(user, self.tournament)
@@ -145,8 +163,16 @@ class Conditional:
 
     def fragment_key(self, name: str, *parts: Any) -> str:
         """A shared-cache key for a rendered piece of these pages at this state."""
-        extra = _digest("|".join(map(str, parts)) + "#" + variant(self.request))
+        # The ETag is in the fragment (the next poll sends it back): one per kind of reader.
+        extra = _digest("|".join(map(str, parts)) + "#" + variant(self.request) + self.shared_etag)
         return f"pages:{self.tournament.slug}:{name}:{self.state.tag}:{extra}"
+
+    def shown(self, standings: T) -> T:
+        """The standings table as this reader is shown it: never marked stale for a shared
+        reader (see "shown table" above)."""
+        if self.shared_reader and getattr(standings, "stale", False):
+            return dataclasses.replace(standings, stale=False)  # type: ignore[type-var]
+        return standings
 
     def refresh(self) -> None:
         """Read the state again if it was stale: reading the standings may have computed
@@ -164,8 +190,9 @@ class Conditional:
         else:
             patch_cache_control(response, private=True, no_cache=True)
         patch_vary_headers(response, ("Cookie", "Accept-Language"))
-        if self.generation is not None and not self.state.stale:
-            # `config.page_cache` keeps the whole answer for the next anonymous reader.
+        if self.shared_reader:
+            # `config.page_cache` keeps the whole answer for the next anonymous reader,
+            # stale or not: it shows the newest snapshot, and a new one moves the generation.
             response.page_cache_generation = self.generation  # type: ignore[attr-defined]
         return response
 

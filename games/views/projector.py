@@ -75,6 +75,7 @@ def _live_context(tournament: Tournament, top: int) -> dict[str, Any]:
 def _live_html(tournament: Tournament, cond: Conditional, top: int) -> str:
     def render_live() -> str:
         context = _live_context(tournament, top)
+        context["standings"] = cond.shown(context["standings"])
         cond.refresh()
         context["etag"] = cond.shared_etag
         return render_to_string("games/projector_live.html", context)

@@ -143,7 +143,7 @@ def _fragment(
     computed on read, and the "updating…" poll must see the new one at once)."""
 
     def render_table() -> dict[str, Any]:
-        standings = _shown_standings(request, tournament, division)
+        standings = cond.shown(_shown_standings(request, tournament, division))
         cond.refresh()
         html = render_to_string(
             "games/standings_fragment.html",

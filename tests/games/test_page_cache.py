@@ -5,6 +5,7 @@ projector's movement column."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -14,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from config import page_cache
 from games.models import Game
 from games.selectors import standings_movement, standings_table
 from games.services.rounds import round_clock_set
@@ -22,6 +24,7 @@ from scoring.errors import RuleError
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
 from tests.web import text
+from tournaments.events import page_generation, page_generation_key, pages_changed
 from tournaments.services.tournaments import tournament_update
 
 
@@ -49,6 +52,15 @@ def played(seated, bob, django_capture_on_commit_callbacks):
         for game in Game.objects.filter(table__round__tournament=seated, number=1):
             enter_rummikub(game, bob)
     return seated
+
+
+def forget_kept_answers(tournament) -> None:
+    """Empty the shared cache and this process's kept answers, as when they expired: the
+    page generation (anonymous readers' ETags are made from it) outlives them."""
+    generation = cache.get(page_generation_key(tournament.slug))
+    cache.clear()
+    page_cache._entries.clear()
+    cache.set(page_generation_key(tournament.slug), generation)
 
 
 PAGES = ("tournament-detail", "standings-live", "standings-csv", "projector", "projector-live")
@@ -92,7 +104,7 @@ def test_the_304_path_reads_at_most_two_queries_when_nothing_is_kept(
     played, django_assert_max_num_queries
 ):
     etag = Client().get(url("standings-live", played))["ETag"]
-    cache.clear()  # nothing kept: the view itself answers, from the page state
+    forget_kept_answers(played)  # the view itself answers, from the page state
     with django_assert_max_num_queries(2):
         answer = Client().get(url("standings-live", played), HTTP_IF_NONE_MATCH=etag)
     assert answer.status_code == 304
@@ -128,6 +140,53 @@ def test_a_confirmed_result_changes_the_etag_and_the_table(
     page_after = Client().get(url("tournament-detail", played))
     assert page_after["ETag"] != page_before["ETag"]
     assert f"(version {version})" in text(page_after)
+
+
+def test_a_correction_that_changes_no_score_moves_nothing_public(
+    played, bob, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """A confirmed correction that enters the same racks again: a new results version and
+    a new snapshot, but the same table, so the generation, the kept page and the ETag
+    stay, and the polling phones keep getting 304 from the cache alone."""
+    live = url("standings-live", played)
+    first = Client().get(live)
+    generation = page_generation(played.slug)
+    game = Game.objects.get(table__round__tournament=played, table__number=1, number=1)
+    versions = standings_table(played).computed_version
+    with django_capture_on_commit_callbacks(execute=True):
+        enter_rummikub(game, bob, based_on=1)
+    assert standings_table(played).computed_version > versions  # recomputed...
+    assert page_generation(played.slug) == generation  # ...and nothing public moved
+    with django_assert_num_queries(0):
+        again = Client().get(live, HTTP_IF_NONE_MATCH=first["ETag"])
+        kept = Client().get(live)
+    assert again.status_code == 304
+    assert kept.content == first.content
+
+
+def test_a_confirmed_result_reaches_the_public_pages_within_a_second(
+    played, bob, settings, django_capture_on_commit_callbacks
+):
+    """Changes are coalesced to one move of the generation a second per tournament: a
+    result confirmed right after a move is not shown at once, and is within the second."""
+    settings.PAGE_CACHE_COALESCE_SECONDS = 1.0
+    live = url("standings-live", played)
+    Client().get(live)
+    with django_capture_on_commit_callbacks(execute=True):
+        pages_changed(played.slug)
+    first = Client().get(live)  # promotes that change: the generation has just moved
+    moved = time.monotonic()
+    game = Game.objects.get(table__round__tournament=played, table__number=1, number=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        enter_rummikub(game, bob)
+    version = standings_table(played).computed_version
+    if time.monotonic() - moved < 0.9:  # still within the second: the page as it was
+        assert Client().get(live, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    time.sleep(max(0.0, 1.05 - (time.monotonic() - moved)))
+    after = Client().get(live, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200
+    assert f"(version {version})" in text(after)
+    assert time.monotonic() - moved < 3  # within the second, with the test's own time
 
 
 def test_a_tournament_made_private_is_no_longer_served_from_the_cache(
@@ -228,7 +287,7 @@ def test_a_304_is_never_answered_across_languages(played, settings, page):
     # Kept answers and the views both refuse the other language's validator.
     for stored in (True, False):
         if not stored:
-            cache.clear()
+            forget_kept_answers(played)
         assert (
             Client().get(address, HTTP_ACCEPT_LANGUAGE="nl", HTTP_IF_NONE_MATCH=english["ETag"])
         ).status_code == 200

@@ -107,10 +107,20 @@ def test_default_rates_guard_the_token_endpoint(monkeypatch):
 
     import config.settings
 
-    for name in ("API_THROTTLE_ANON", "API_THROTTLE_USER", "API_THROTTLE_TOKEN"):
+    for name in (
+        "API_THROTTLE_ANON",
+        "API_THROTTLE_USER",
+        "API_THROTTLE_TOKEN",
+        "API_THROTTLE_SCHEMA",
+    ):
         monkeypatch.delenv(name, raising=False)
     defaults = importlib.reload(config.settings).REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-    assert defaults == {"anon": "120/minute", "user": "1200/minute", "token": "10/minute"}
+    assert defaults == {
+        "anon": "120/minute",
+        "user": "1200/minute",
+        "token": "10/minute",
+        "schema": "30/minute",
+    }
     monkeypatch.setenv("API_THROTTLE_TOKEN", "3/minute")
     assert importlib.reload(config.settings).REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["token"] == (
         "3/minute"
