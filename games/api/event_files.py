@@ -256,6 +256,21 @@ class EventFileImportJobView(APIView):
         " `queued`, `running`, then `done` (with the new tournament's slug) or `failed` "
         "(with the problems). Only the user who uploaded the file sees it.",
         responses={200: ImportJobOut, **errors(401, 404)},
+        examples=[
+            OpenApiExample(
+                "Done",
+                value={
+                    "id": 12,
+                    "status": "done",
+                    "done": 7,
+                    "total": 7,
+                    "url": "/api/v1/event-files/import-jobs/12/",
+                    "tournament": "national-final-2026",
+                    "error": "",
+                },
+                response_only=True,
+            )
+        ],
     )
     def get(self, request: Any, job_id: int) -> Response:
         job = get_object_or_404(
