@@ -51,7 +51,7 @@ SUMMARY = {
     "players_import": "queries per import",
     "ratings": "update after new games, per game",
     "seating": "0 reached",
-    "sheets_pdf": "tables -> 200",
+    "sheets_pdf": "tables -> request",
     "standings": "queries per recompute",
     "standings_page": "fragment, paged:",
 }

@@ -99,7 +99,7 @@ def test_the_active_rack_stays_above_the_keypad_at_every_step(new_page, table):
     save.scroll_into_view_if_needed()
     assert _hit(page, save), "the keypad (or anything else) is on top of Save"
     taps.click(save)
-    expect(page.get_by_text("Game 1: version 1 saved (Confirmed).")).to_be_visible()
+    expect(page.get_by_text("Game 1: version 1 saved and confirmed.")).to_be_visible()
     tiles_taps = taps.count
     # The table page after one game, in phone screens.
     screens = page.evaluate("document.documentElement.scrollHeight") / SCREEN

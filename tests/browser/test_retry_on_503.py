@@ -44,7 +44,7 @@ def test_a_503_keeps_the_entry_queued_and_it_is_sent_again(table_page):  # noqa:
     assert page.evaluate("JSON.parse(localStorage.getItem('rummitab-outbox')).length") == 1
     assert Result.objects.count() == 0
     # The retry goes through (the route now passes it to the server): saved, once.
-    expect(page.get_by_text("Game 1: version 1 saved (Confirmed).")).to_be_visible(
+    expect(page.get_by_text("Game 1: version 1 saved and confirmed.")).to_be_visible(
         timeout=RETRY_WAIT_MS
     )
     assert page.evaluate("localStorage.getItem('rummitab-outbox')") is None
