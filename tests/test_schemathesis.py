@@ -35,7 +35,7 @@ from tests.games.helpers import enter_rummikub, seated
 
 # Per operation, persona and mode (valid / invalid data). Raise it for a deeper hunt:
 # SCHEMATHESIS_EXAMPLES=300 SCHEMATHESIS_RANDOM=1 pytest tests/test_schemathesis.py
-EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "8"))
+EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "5"))
 DERANDOMIZE = not os.environ.get("SCHEMATHESIS_RANDOM")
 # Status codes answered, per operation: printed with `-s` when SCHEMATHESIS_STATS is set.
 STATS: Counter = Counter()
