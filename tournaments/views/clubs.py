@@ -31,7 +31,7 @@ from scoring.errors import RuleError
 
 from ..csv_files import MAX_CSV_BYTES, delimiter_sentence
 from ..exports import members_csv
-from ..forms import (
+from ..forms.clubs import (
     ClubForm,
     ClubOrganiserForm,
     HoldUnderForm,

@@ -26,7 +26,8 @@ from scoring.rules import PRESET_RANKING, PRESET_TABLE_SIZE
 
 from ..csv_files import delimiter_sentence
 from ..exports import players_csv as players_csv_text
-from ..forms import PlayerForm, PlayerImportForm, TournamentForm
+from ..forms.organise import TournamentForm
+from ..forms.players import PlayerForm, PlayerImportForm
 from ..models import Player, Tournament
 from ..selectors import divisions_list
 from ..services import players as player_services

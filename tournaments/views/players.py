@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import RuleError
 
-from ..forms import PlayerEditForm
+from ..forms.players import PlayerEditForm
 from ..models import Tournament
 from ..selectors import divisions_list, player_history
 from ..services import players as player_services

@@ -32,7 +32,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import Conflict, RuleError
 
-from ..forms import InvitationAcceptForm, InvitationForm, StaffAccountForm, StaffForm
+from ..forms.staff import InvitationAcceptForm, InvitationForm, StaffAccountForm, StaffForm
 from ..models import StaffInvitation, StaffMember, Tournament
 from ..selectors import invitations_of, staff_of
 from ..services import staff as staff_services

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 
-from ..forms import WebhookForm
+from ..forms.webhooks import WebhookForm
 from ..models import Tournament, Webhook
 from ..selectors import DELIVERIES_ON_PAGE, webhooks_with_log
 from ..services import webhooks as services
