@@ -38,7 +38,7 @@ from scoring.tiles import check_availability, joker_count, parse_tiles, rack_fac
 from tournaments.models import Tournament
 from tournaments.web import add_rule_errors, tournament_context, tournament_page, whole_number
 
-from ..forms import GameEntry, PenaltyForm
+from ..forms.entry import GameEntry, PenaltyForm
 from ..models import MAX_EXTENSIONS, Extension, Game, Penalty, Result, Table
 from ..selectors import table_series
 from ..services.extensions import extension_add

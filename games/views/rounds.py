@@ -44,7 +44,7 @@ from tournaments.web import (
     whole_number,
 )
 
-from ..forms import (
+from ..forms.rounds import (
     FindTableForm,
     RoundClockForm,
     RoundDrawForm,

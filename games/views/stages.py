@@ -17,12 +17,12 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 from scoring.standings import METRICS
-from tournaments.forms import SideEventForm, StageForm
 from tournaments.models import Stage, Tournament
 from tournaments.selectors import division_members, divisions_list
 from tournaments.services.stages import stage_create
 from tournaments.web import add_rule_errors, tournament_context, tournament_page, whole_number
 
+from ..forms.stages import SideEventForm, StageForm
 from ..services.stages import (
     StageRow,
     rows_within,
