@@ -458,7 +458,7 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
-    # Ids and numbers in paths (config.api_urls.IdConverter) are integers.
+    # Ids and numbers in paths (config.converters.NumberConverter) are integers.
     "PATH_CONVERTER_OVERRIDES": {
         "id": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999}
     },

@@ -10,7 +10,6 @@ from django.shortcuts import render
 from ..models import Club, Tournament
 from ..selectors import tournaments_visible_to
 from ..services.staff import invitations_for
-from ..web import NumberConverter  # noqa: F401  registers the "num" converter
 
 
 def home(request: HttpRequest) -> HttpResponse:
