@@ -43,6 +43,7 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import Conflict, RuleError, raise_all
 from scoring.ratings import Rating
+from scoring.rules import games_at
 from scoring.seating import (
     SAME_CLUB_APART,
     SAME_CLUB_LIGHT,
@@ -57,7 +58,6 @@ from scoring.seating import (
     table_sizes,
 )
 from scoring.seating.words import (
-    games_at,
     quality_sentences,
     table_sizes_sentence,
     uneven_games,
@@ -686,7 +686,7 @@ def _seat(
             stamp_history_user(
                 Seat(table=table, round=round_, player_id=pid, position=position), by
             ).save()
-        games = 1 if stage_game else tournament.games_per_table or len(player_ids)
+        games = 1 if stage_game else games_at(len(player_ids), tournament.games_per_table)
         if not stage_game:
             games = games_to_seat(tournament, games)
         first = max(stage_game, 1)

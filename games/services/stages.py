@@ -60,6 +60,7 @@ from django.utils.translation import ngettext
 
 from scoring.errors import Conflict, RuleError
 from scoring.i18n import isolate
+from scoring.rules import games_at
 from scoring.stages import (
     CutResult,
     RaceGame,
@@ -321,7 +322,7 @@ def stage_games_planned(stage: Stage) -> int | None:
         return stage.race_cap
     if stage.reseat_every_game:
         tournament = stage.tournament
-        return tournament.games_per_table or tournament.table_size
+        return games_at(tournament.table_size, tournament.games_per_table)
     return None
 
 

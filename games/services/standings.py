@@ -33,6 +33,7 @@ from django.db.models.functions import Coalesce
 from scoring.match import MatchGame, match_state, match_totals
 from scoring.placement import PlaceCount, PlacementTotals, placement_from_counts
 from scoring.qualification import Placed, qualifiers
+from scoring.rules import games_at
 from scoring.standings import (
     PlayerTotals,
     SeriesLine,
@@ -192,7 +193,7 @@ def _sums(
 def games_per_missed_round(tournament: Tournament) -> int:
     """The games a late entry missed in each round before they joined: a full table's
     series (`games_per_table`, else one game per seat of a full table)."""
-    return tournament.games_per_table or tournament.table_size
+    return games_at(tournament.table_size, tournament.games_per_table)
 
 
 def _ranked_rows(
