@@ -13,7 +13,7 @@ from .tournaments import Tournament
 
 class Webhook(models.Model):
     """An address that is sent (POSTed) the tournament's events as they happen, signed
-    with `secret` (`tournaments.services.webhooks` says how). The events it wants are one
+    with `secret` (`tournaments.webhook_signing` says how). The events it wants are one
     flag each, so the database itself refuses a hook that wants none."""
 
     class Event(models.TextChoices):
