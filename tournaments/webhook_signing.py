@@ -17,7 +17,7 @@ import hmac
 import json
 import time
 
-from ..models import WebhookDelivery
+from .models import WebhookDelivery
 
 SIGNATURE_HEADER = "X-Rummitab-Signature"
 EVENT_HEADER = "X-Rummitab-Event"
