@@ -77,8 +77,7 @@ from tournaments.events import pages_changed
 from tournaments.lifecycle import require_open
 from tournaments.models import Player, Round, Stage, StageEntry, Tournament
 from tournaments.permissions import User, require
-from tournaments.selectors import division_members
-from tournaments.services.stages import next_stage_number
+from tournaments.selectors import division_members, next_stage_number
 from tournaments.services.validation import stamp_history_user, text
 
 from ..models import Game, RackEntry, Result

@@ -28,6 +28,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ..models import Player
+from ..selectors import same_name
 from ..services import players as services
 from ..services.validation import max_length_of
 from .common import (
@@ -56,7 +57,7 @@ WARNING_PARAMETER = OpenApiParameter(
 
 def _warned(response: Response, player: Player) -> Response:
     """The response, with `X-Warning` when the player's name is already taken."""
-    numbers = [f"#{other.number}" for other in services.same_name(player)]
+    numbers = [f"#{other.number}" for other in same_name(player)]
     if numbers:
         response[WARNING_HEADER] = f"another player has this name: {', '.join(numbers)}"
     return response

@@ -20,8 +20,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .. import selectors
+from ..invitation_tokens import invitation_token
 from ..models import StaffInvitation, StaffMember
 from ..services import staff as staff_services
+from ..words import invitation_problem
 from .common import (
     StrictCharField,
     StrictChoiceField,
@@ -100,11 +102,11 @@ def _invitation_out(request: Any, invitation: StaffInvitation) -> dict[str, Any]
         state = "revoked"
     elif invitation.used_at is not None:
         state = "used"
-    elif staff_services.invitation_problem(invitation) is not None:
+    elif invitation_problem(invitation) is not None:
         state = "expired"
     link = None
     if state == "open":
-        token = staff_services.invitation_token(invitation)
+        token = invitation_token(invitation)
         link = request.build_absolute_uri(reverse("invitation-accept", args=[token]))
     return InvitationOut(
         {

@@ -46,7 +46,7 @@ class StaffInvitation(models.Model):
     """An invitation to join a tournament's staff with `role`, used at most once.
 
     The link carries this row's id signed with the site's secret
-    (`services.staff.invitation_token`); the row says whether it is still good: not past
+    (`tournaments.invitation_tokens`); the row says whether it is still good: not past
     `expires_at`, not `used_at`, not `revoked_at`.
 
     `username` addresses it to an existing account (an organiser named someone): only the

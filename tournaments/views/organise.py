@@ -39,6 +39,7 @@ from ..web import (
     tournament_page,
     whole_number,
 )
+from ..words import same_name_warning
 
 # --- tournament settings -----------------------------------------------------------------
 
@@ -145,7 +146,7 @@ def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 _("%(name)s registered as #%(number)s.")
                 % {"name": player.name, "number": player.number},
             )
-            warning = player_services.same_name_warning(player)
+            warning = same_name_warning(player)
             if warning:
                 messages.warning(request, _("Note: %(warning)s.") % {"warning": warning})
             return redirect("tournament-players", slug=tournament.slug)
