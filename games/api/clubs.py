@@ -14,7 +14,12 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api.clubs import ORGANISER_ONLY, MemberOut, SeasonOut, club_found
+from tournaments.api.clubs import (
+    ORGANISER_ONLY,
+    MemberOutSerializer,
+    SeasonOutSerializer,
+    club_found,
+)
 from tournaments.api.common import errors
 from tournaments.permissions import can_run_club
 
@@ -22,24 +27,24 @@ from ..selectors import club_ranking, member_events, member_rating_history
 from ..services.seasons import season_events, season_for_read
 
 
-class MemberRef(serializers.Serializer):
+class MemberRefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class RatedMemberOut(serializers.Serializer):
+class RatedMemberOutSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
-    member = MemberRef()
+    member = MemberRefSerializer()
     rating = serializers.IntegerField(source="shown", help_text="1000 + 40 (mu - 3 sigma).")
     games = serializers.IntegerField(help_text="Rated games played.")
 
 
-class ClubOut(serializers.Serializer):
+class ClubOutSerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.CharField()
     members = serializers.IntegerField()
-    seasons = SeasonOut(many=True)
-    ranking = RatedMemberOut(many=True, help_text="Rated members, best rating first.")
+    seasons = SeasonOutSerializer(many=True)
+    ranking = RatedMemberOutSerializer(many=True, help_text="Rated members, best rating first.")
 
 
 class ClubDetailView(APIView):
@@ -79,7 +84,7 @@ class ClubDetailView(APIView):
         ],
         description="Anyone may read it. `ranking` lists the members with a rating, best "
         "first; a rating is `1000 + 40 (mu - 3 sigma)` of the member's Plackett-Luce rating.",
-        responses={200: ClubOut, **errors(404)},
+        responses={200: ClubOutSerializer, **errors(404)},
     )
     def get(self, request: Any, club: str) -> Response:
         found = club_found(club)
@@ -90,10 +95,10 @@ class ClubDetailView(APIView):
             "seasons": found.seasons.order_by("-created_at"),
             "ranking": club_ranking(found),
         }
-        return Response(ClubOut(body).data)
+        return Response(ClubOutSerializer(body).data)
 
 
-class RatingPointOut(serializers.Serializer):
+class RatingPointOutSerializer(serializers.Serializer):
     tournament = serializers.CharField(source="game.table.round.tournament.slug")
     round = serializers.IntegerField(source="game.table.round.number")
     table = serializers.IntegerField(source="game.table.number")
@@ -103,17 +108,17 @@ class RatingPointOut(serializers.Serializer):
     sigma = serializers.FloatField()
 
 
-class MemberEventOut(serializers.Serializer):
+class MemberEventOutSerializer(serializers.Serializer):
     tournament = serializers.CharField(source="tournament.slug")
     player = serializers.IntegerField(source="player.number", help_text="Start number.")
     rank = serializers.IntegerField(allow_null=True)
     score = serializers.IntegerField(allow_null=True)
 
 
-class MemberDetailOut(MemberOut):
+class MemberDetailOutSerializer(MemberOutSerializer):
     rating = serializers.IntegerField(allow_null=True)
-    events = MemberEventOut(many=True)
-    history = RatingPointOut(many=True, help_text="The rating after each rated game.")
+    events = MemberEventOutSerializer(many=True)
+    history = RatingPointOutSerializer(many=True, help_text="The rating after each rated game.")
 
 
 class MemberDetailView(APIView):
@@ -147,28 +152,28 @@ class MemberDetailView(APIView):
         ],
         description="Events are the tournaments the member played that the caller may see. "
         "`code` and `joined_on` only for the club's organisers.",
-        responses={200: MemberDetailOut, **errors(404)},
+        responses={200: MemberDetailOutSerializer, **errors(404)},
     )
     def get(self, request: Any, club: str, pk: int) -> Response:
         found = club_found(club)
         member = get_object_or_404(found.members, pk=pk)
         history = member_rating_history(member)
         body = {
-            **MemberOut(member).data,
+            **MemberOutSerializer(member).data,
             "rating": history[-1].shown if history else None,
             "events": member_events(member, request.user),
             "history": history,
         }
-        data = MemberDetailOut(body).data
+        data = MemberDetailOutSerializer(body).data
         if not can_run_club(request.user, found):
             for field in ORGANISER_ONLY:
                 data.pop(field, None)
         return Response(data)
 
 
-class SeasonRowOut(serializers.Serializer):
+class SeasonRowOutSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
-    member = MemberRef()
+    member = MemberRefSerializer()
     total = serializers.IntegerField()
     events = serializers.IntegerField(help_text="Events the member played.")
     contributions = serializers.JSONField(
@@ -176,12 +181,12 @@ class SeasonRowOut(serializers.Serializer):
     )
 
 
-class SeasonStandingsOut(serializers.Serializer):
-    season = SeasonOut()
+class SeasonStandingsOutSerializer(serializers.Serializer):
+    season = SeasonOutSerializer()
     version = serializers.IntegerField()
     computed_at = serializers.DateTimeField()
     events = serializers.ListField(child=serializers.CharField(), help_text="In date order.")
-    rows = SeasonRowOut(many=True)
+    rows = SeasonRowOutSerializer(many=True)
 
 
 class SeasonStandingsView(APIView):
@@ -223,7 +228,7 @@ class SeasonStandingsView(APIView):
         ],
         description="The members' season totals by the season's rule, best first; each "
         "row says what each event it played contributed and whether that counted.",
-        responses={200: SeasonStandingsOut, **errors(404)},
+        responses={200: SeasonStandingsOutSerializer, **errors(404)},
     )
     def get(self, request: Any, club: str, season: str) -> Response:
         found = get_object_or_404(club_found(club).seasons, slug=season)
@@ -235,4 +240,4 @@ class SeasonStandingsView(APIView):
             "events": [t.slug for t in season_events(found)],
             "rows": snapshot.rows,
         }
-        return Response(SeasonStandingsOut(body).data)
+        return Response(SeasonStandingsOutSerializer(body).data)

@@ -27,7 +27,7 @@ from tournaments.api.common import (
     errors,
     valid,
 )
-from tournaments.api.players import PlayerOut
+from tournaments.api.players import PlayerOutSerializer
 
 from ..models import Absence
 from ..selectors import results_shown
@@ -47,7 +47,7 @@ class WithdrawIn(StrictInput):
 
 
 class WithdrawOut(serializers.Serializer):
-    player = PlayerOut()
+    player = PlayerOutSerializer()
     unplayed = serializers.CharField(
         allow_null=True, help_text="The choice applied, or null when no game was unplayed."
     )

@@ -12,7 +12,7 @@ from typing import Any
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -23,6 +23,7 @@ from ..permissions import can_run_club
 from ..selectors import club_organisers_of, clubs_listed
 from ..services import clubs as services
 from ..services.validation import max_length_of
+from . import examples
 from .common import (
     RawJSONField,
     StrictBooleanField,
@@ -36,7 +37,7 @@ from .common import (
 )
 
 
-class SeasonOut(serializers.Serializer):
+class SeasonOutSerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.CharField()
     rule = serializers.JSONField(help_text="rule (sum, best, places), best, place_points, cap.")
@@ -47,7 +48,7 @@ def club_found(slug: str) -> Club:
     return get_object_or_404(Club, slug=slug)
 
 
-class MemberIn(StrictInput):
+class MemberInSerializer(StrictInput):
     name = StrictCharField(max_length=max_length_of(Member, "name"))
     code = StrictCharField(
         max_length=max_length_of(Member, "code"), required=False, allow_blank=True
@@ -55,7 +56,7 @@ class MemberIn(StrictInput):
     joined_on = StrictDateField(required=False, allow_null=True)
 
 
-class MemberOut(serializers.Serializer):
+class MemberOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     code = serializers.CharField(
@@ -74,9 +75,9 @@ ORGANISER_ONLY = ("code", "joined_on")
 
 
 def member_data(member: Member, club: Club, user: Any, *, many: bool = False) -> Any:
-    """`MemberOut` of one member (or a list), without `ORGANISER_ONLY` fields unless the
+    """`MemberOutSerializer` of one member (or a list), without `ORGANISER_ONLY` fields unless the
     caller runs the club."""
-    data = MemberOut(member, many=many).data
+    data = MemberOutSerializer(member, many=many).data
     if can_run_club(user, club):
         return data
     rows = data if many else [data]
@@ -86,21 +87,14 @@ def member_data(member: Member, club: Club, user: Any, *, many: bool = False) ->
     return data
 
 
-MEMBER_EXAMPLE = OpenApiExample(
-    "Member",
-    response_only=True,
-    value={"id": 7, "name": "Ada Peretz", "code": "117", "joined_on": None},
-)
-
-
 class MemberListView(APIView):
     @extend_schema(
         tags=["clubs"],
         summary="List a club's members",
-        examples=[MEMBER_EXAMPLE],
+        examples=examples.MEMBER_LIST_GET,
         description="Every member of the club, by name. `code` and `joined_on` only for "
         "the club's organisers (the web pages keep them for organisers as well).",
-        responses={200: MemberOut(many=True), **errors(404)},
+        responses={200: MemberOutSerializer(many=True), **errors(404)},
     )
     def get(self, request: Any, club: str) -> Response:
         found = club_found(club)
@@ -110,25 +104,20 @@ class MemberListView(APIView):
     @extend_schema(
         tags=["clubs"],
         summary="Register a member",
-        examples=[
-            OpenApiExample(
-                "New member", request_only=True, value={"name": "Ada Peretz", "code": "117"}
-            ),
-            MEMBER_EXAMPLE,
-        ],
+        examples=examples.MEMBER_LIST_POST,
         description="The club's organisers only. `code` is the club's membership number, "
         "unique in the club when given.",
-        request=MemberIn,
-        responses={201: MemberOut, **errors(400, 401, 403, 404)},
+        request=MemberInSerializer,
+        responses={201: MemberOutSerializer, **errors(400, 401, 403, 404)},
     )
     def post(self, request: Any, club: str) -> Response:
         member = services.member_create(
-            club=club_found(club), by=request.user, **valid(MemberIn, request.data)
+            club=club_found(club), by=request.user, **valid(MemberInSerializer, request.data)
         )
-        return Response(MemberOut(member).data, status=status.HTTP_201_CREATED)
+        return Response(MemberOutSerializer(member).data, status=status.HTTP_201_CREATED)
 
 
-class SeasonIn(StrictInput):
+class SeasonInSerializer(StrictInput):
     name = StrictCharField(max_length=max_length_of(Season, "name"))
     rule = RawJSONField(
         schema={
@@ -143,60 +132,37 @@ class SeasonListView(APIView):
     @extend_schema(
         tags=["clubs"],
         summary="List a club's seasons",
-        examples=[
-            OpenApiExample(
-                "Seasons",
-                response_only=True,
-                value={
-                    "slug": "spring-2026",
-                    "name": "Spring 2026",
-                    "rule": {"rule": "best", "best": 6, "place_points": [25, 20], "cap": 120},
-                },
-            )
-        ],
+        examples=examples.SEASON_LIST_GET,
         description="Anyone may read them (as the club's page shows them), newest first.",
-        responses={200: SeasonOut(many=True), **errors(404)},
+        responses={200: SeasonOutSerializer(many=True), **errors(404)},
     )
     def get(self, request: Any, club: str) -> Response:
-        return Response(SeasonOut(club_found(club).seasons.order_by("-created_at"), many=True).data)
+        return Response(
+            SeasonOutSerializer(club_found(club).seasons.order_by("-created_at"), many=True).data
+        )
 
     @extend_schema(
         tags=["clubs"],
         summary="Declare a season",
-        examples=[
-            OpenApiExample(
-                "Best 6 of 8",
-                request_only=True,
-                value={"name": "Spring 2026", "rule": {"rule": "best", "best": 6, "cap": 120}},
-            ),
-            OpenApiExample(
-                "Season",
-                response_only=True,
-                value={
-                    "slug": "spring-2026",
-                    "name": "Spring 2026",
-                    "rule": {"rule": "best", "best": 6, "place_points": [25, 20, 16], "cap": 120},
-                },
-            ),
-        ],
+        examples=examples.SEASON_LIST_POST,
         description="The club's organisers only. Its tournaments are totalled by `rule`.",
-        request=SeasonIn,
-        responses={201: SeasonOut, **errors(400, 401, 403, 404)},
+        request=SeasonInSerializer,
+        responses={201: SeasonOutSerializer, **errors(400, 401, 403, 404)},
     )
     def post(self, request: Any, club: str) -> Response:
         season = services.season_create(
-            club=club_found(club), by=request.user, **valid(SeasonIn, request.data)
+            club=club_found(club), by=request.user, **valid(SeasonInSerializer, request.data)
         )
-        return Response(SeasonOut(season).data, status=status.HTTP_201_CREATED)
+        return Response(SeasonOutSerializer(season).data, status=status.HTTP_201_CREATED)
 
 
-class HeldUnderIn(StrictInput):
+class HeldUnderInSerializer(StrictInput):
     club = StrictCharField(allow_null=True, help_text="The club's slug; null: no club.")
     season = StrictCharField(required=False, allow_null=True, help_text="A season's slug.")
     rated = StrictBooleanField(required=False)
 
 
-class HeldUnderOut(serializers.Serializer):
+class HeldUnderOutSerializer(serializers.Serializer):
     club = serializers.CharField(source="club.slug", allow_null=True)
     season = serializers.CharField(source="season.slug", allow_null=True)
     rated = serializers.BooleanField()
@@ -206,19 +172,14 @@ class TournamentClubView(TournamentScoped, APIView):
     @extend_schema(
         tags=["clubs"],
         summary="Hold a tournament under a club",
-        examples=[
-            OpenApiExample(
-                "Rated, in a season",
-                value={"club": "haifa-joker", "season": "spring-2026", "rated": True},
-            )
-        ],
+        examples=examples.TOURNAMENT_CLUB_PUT,
         description="Organisers of the tournament who also organise the club (the old and "
         "the new one). A rated tournament's games update the club members' ratings.",
-        request=HeldUnderIn,
-        responses={200: HeldUnderOut, **errors(400, 401, 403, 404)},
+        request=HeldUnderInSerializer,
+        responses={200: HeldUnderOutSerializer, **errors(400, 401, 403, 404)},
     )
     def put(self, request: Any, slug: str) -> Response:
-        data = valid(HeldUnderIn, request.data)
+        data = valid(HeldUnderInSerializer, request.data)
         club = None
         season = None
         if data["club"] is not None:
@@ -236,10 +197,10 @@ class TournamentClubView(TournamentScoped, APIView):
             season=season,
             rated=data.get("rated", False),
         )
-        return Response(HeldUnderOut(tournament).data)
+        return Response(HeldUnderOutSerializer(tournament).data)
 
 
-class PlayerMemberIn(StrictInput):
+class PlayerMemberInSerializer(StrictInput):
     member = StrictIntegerField(allow_null=True, help_text="A member id of the club; null: unlink.")
 
 
@@ -247,17 +208,17 @@ class PlayerMemberView(TournamentScoped, APIView):
     @extend_schema(
         tags=["clubs"],
         summary="Link a player to a club member",
-        examples=[OpenApiExample("Link", value={"member": 7})],
+        examples=examples.PLAYER_MEMBER_PUT,
         description="Organisers only; the tournament must be held under the member's club, "
         "and a member is at most one player of a tournament.",
-        request=PlayerMemberIn,
-        responses={200: PlayerMemberIn, **errors(400, 401, 403, 404)},
+        request=PlayerMemberInSerializer,
+        responses={200: PlayerMemberInSerializer, **errors(400, 401, 403, 404)},
     )
     def put(self, request: Any, slug: str, pk: int) -> Response:
         player = self.tournament.players.filter(pk=pk).first()
         if player is None:
             raise Http404(_("No such player in this tournament."))
-        member_id = valid(PlayerMemberIn, request.data)["member"]
+        member_id = valid(PlayerMemberInSerializer, request.data)["member"]
         member = None
         if member_id is not None:
             member = Member.objects.filter(pk=member_id).first()
@@ -270,16 +231,13 @@ class PlayerMemberView(TournamentScoped, APIView):
 # --- clubs and their organisers -------------------------------------------------------
 
 
-class ClubIn(StrictInput):
+class ClubInSerializer(StrictInput):
     name = StrictCharField(max_length=max_length_of(Club, "name"))
 
 
-class ClubSummaryOut(serializers.Serializer):
+class ClubSummaryOutSerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.CharField()
-
-
-CLUB_SUMMARY_EXAMPLE = {"slug": "haifa-joker", "name": "Haifa Joker"}
 
 
 class ClubListView(APIView):
@@ -287,39 +245,33 @@ class ClubListView(APIView):
         tags=["clubs"],
         summary="List the clubs",
         description="Every club, by name; anyone may read the list (a club's page is public).",
-        examples=[OpenApiExample("Clubs", value=CLUB_SUMMARY_EXAMPLE, response_only=True)],
-        responses={200: ClubSummaryOut(many=True)},
+        examples=examples.CLUB_LIST_GET,
+        responses={200: ClubSummaryOutSerializer(many=True)},
     )
     def get(self, request: Any) -> Response:
-        return Response(ClubSummaryOut(clubs_listed(), many=True).data)
+        return Response(ClubSummaryOutSerializer(clubs_listed(), many=True).data)
 
     @extend_schema(
         tags=["clubs"],
         summary="Create a club",
         description="Any signed-in user; they organise the new club. Its slug is made from "
         "the name (with `-2`, `-3`, ... when taken).",
-        request=ClubIn,
-        examples=[
-            OpenApiExample("New club", value={"name": "Haifa Joker"}, request_only=True),
-            OpenApiExample("Club", value=CLUB_SUMMARY_EXAMPLE, response_only=True),
-        ],
-        responses={201: ClubSummaryOut, **errors(400, 401)},
+        request=ClubInSerializer,
+        examples=examples.CLUB_LIST_POST,
+        responses={201: ClubSummaryOutSerializer, **errors(400, 401)},
     )
     def post(self, request: Any) -> Response:
-        club = services.club_create(by=request.user, **valid(ClubIn, request.data))
-        return Response(ClubSummaryOut(club).data, status=status.HTTP_201_CREATED)
+        club = services.club_create(by=request.user, **valid(ClubInSerializer, request.data))
+        return Response(ClubSummaryOutSerializer(club).data, status=status.HTTP_201_CREATED)
 
 
-class ClubOrganiserIn(StrictInput):
+class ClubOrganiserInSerializer(StrictInput):
     username = StrictCharField(max_length=150, help_text="An existing, active user.")
 
 
-class ClubOrganiserOut(serializers.Serializer):
+class ClubOrganiserOutSerializer(serializers.Serializer):
     username = serializers.CharField(source="user.username")
     added_at = serializers.DateTimeField()
-
-
-CLUB_ORGANISER_EXAMPLE = {"username": "alice", "added_at": "2026-03-01T18:00:00Z"}
 
 
 class ClubOrganiserListView(APIView):
@@ -330,28 +282,25 @@ class ClubOrganiserListView(APIView):
         tags=["clubs"],
         summary="List a club's organisers",
         description="The club's organisers only (as the club's members page), by username.",
-        examples=[OpenApiExample("Organisers", value=CLUB_ORGANISER_EXAMPLE, response_only=True)],
-        responses={200: ClubOrganiserOut(many=True), **errors(401, 403, 404)},
+        examples=examples.CLUB_ORGANISER_LIST_GET,
+        responses={200: ClubOrganiserOutSerializer(many=True), **errors(401, 403, 404)},
     )
     def get(self, request: Any, club: str) -> Response:
         organisers = club_organisers_of(club_found(club), request.user)
-        return Response(ClubOrganiserOut(organisers, many=True).data)
+        return Response(ClubOrganiserOutSerializer(organisers, many=True).data)
 
     @extend_schema(
         tags=["clubs"],
         summary="Add a club organiser",
         description="The club's organisers only: an existing user organises the club too "
         "(a 400 names `username` for an unknown user or one who organises it already).",
-        request=ClubOrganiserIn,
-        examples=[
-            OpenApiExample("Add", value={"username": "carol"}, request_only=True),
-            OpenApiExample("Organiser", value=CLUB_ORGANISER_EXAMPLE, response_only=True),
-        ],
-        responses={201: ClubOrganiserOut, **errors(400, 401, 403, 404)},
+        request=ClubOrganiserInSerializer,
+        examples=examples.CLUB_ORGANISER_LIST_POST,
+        responses={201: ClubOrganiserOutSerializer, **errors(400, 401, 403, 404)},
     )
     def post(self, request: Any, club: str) -> Response:
-        data = valid(ClubOrganiserIn, request.data)
+        data = valid(ClubOrganiserInSerializer, request.data)
         organiser = services.club_organiser_add(
             club=club_found(club), by=request.user, username=data["username"].strip()
         )
-        return Response(ClubOrganiserOut(organiser).data, status=status.HTTP_201_CREATED)
+        return Response(ClubOrganiserOutSerializer(organiser).data, status=status.HTTP_201_CREATED)

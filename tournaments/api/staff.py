@@ -14,7 +14,7 @@ from typing import Any
 from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -24,6 +24,7 @@ from ..invitation_tokens import invitation_token
 from ..models import StaffInvitation, StaffMember
 from ..services import staff as staff_services
 from ..words import invitation_problem
+from . import examples
 from .common import (
     StrictCharField,
     StrictChoiceField,
@@ -34,24 +35,24 @@ from .common import (
 )
 
 
-class StaffIn(StrictInput):
+class StaffInSerializer(StrictInput):
     username = StrictCharField()
     role = StrictChoiceField(choices=StaffMember.Role.choices)
 
 
-class StaffOut(serializers.Serializer):
+class StaffOutSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="The staff row: `staff/{id}/` changes or removes it.")
     username = serializers.CharField(source="user.username")
     role = serializers.ChoiceField(choices=StaffMember.Role.choices)
 
 
-class StaffRoleIn(StrictInput):
+class StaffRoleInSerializer(StrictInput):
     # Read whole, not partially, by its PATCH: `role` is required there too.
     whole_on_patch = True
     role = StrictChoiceField(choices=StaffMember.Role.choices)
 
 
-class StaffAccountIn(StrictInput):
+class StaffAccountInSerializer(StrictInput):
     username = StrictCharField(help_text="Letters, digits and @.+-_; must be free.")
     password = StrictCharField(
         required=False,
@@ -64,18 +65,18 @@ class StaffAccountIn(StrictInput):
     role = StrictChoiceField(choices=StaffMember.Role.choices)
 
 
-class StaffAccountOut(StaffOut):
+class StaffAccountOutSerializer(StaffOutSerializer):
     password = serializers.CharField(
         allow_null=True,
         help_text="The generated password, answered only now; null when one was given.",
     )
 
 
-class InvitationIn(StrictInput):
+class InvitationInSerializer(StrictInput):
     role = StrictChoiceField(choices=StaffMember.Role.choices)
 
 
-class InvitationOut(serializers.Serializer):
+class InvitationOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     role = serializers.ChoiceField(choices=StaffMember.Role.choices)
     state = serializers.ChoiceField(
@@ -108,7 +109,7 @@ def _invitation_out(request: Any, invitation: StaffInvitation) -> dict[str, Any]
     if state == "open":
         token = invitation_token(invitation)
         link = request.build_absolute_uri(reverse("invitation-accept", args=[token]))
-    return InvitationOut(
+    return InvitationOutSerializer(
         {
             "id": invitation.pk,
             "role": invitation.role,
@@ -122,32 +123,18 @@ def _invitation_out(request: Any, invitation: StaffInvitation) -> dict[str, Any]
     ).data
 
 
-STAFF_EXAMPLE = {"id": 7, "username": "bob", "role": "scorekeeper"}
-INVITATION_EXAMPLE = {
-    "id": 3,
-    "role": "scorekeeper",
-    "state": "open",
-    "link": "https://tab.example.org/invitations/3:1vDq2x:Hk3...ZQ/",
-    "created_at": "2026-12-01T18:00:00Z",
-    "expires_at": "2026-12-08T18:00:00Z",
-    "used_by": None,
-    "username": "",
-}
-LAST_ORGANISER = {"role": ["alice is the only organiser; make someone else organiser first."]}
-
-
 class StaffView(TournamentScoped, APIView):
     @extend_schema(
         tags=["staff"],
         summary="List the staff",
         description="Organisers only: every staff member with their role (superusers are "
         "not staff rows).",
-        responses={200: StaffOut(many=True), **errors(401, 403, 404)},
-        examples=[OpenApiExample("Staff", value=STAFF_EXAMPLE, response_only=True)],
+        responses={200: StaffOutSerializer(many=True), **errors(401, 403, 404)},
+        examples=examples.STAFF_GET,
     )
     def get(self, request: Any, slug: str) -> Response:
         members = selectors.staff_of(self.tournament, request.user)
-        return Response(StaffOut(members, many=True).data)
+        return Response(StaffOutSerializer(members, many=True).data)
 
     @extend_schema(
         tags=["staff"],
@@ -157,21 +144,12 @@ class StaffView(TournamentScoped, APIView):
         "page or the invitation's `link`). The answer is the same invitation whether or "
         "not such an account exists, so it never tells which usernames exist. Roles of "
         "present staff change with `staff/{id}/`.",
-        request=StaffIn,
-        responses={201: InvitationOut, **errors(400, 401, 403, 404)},
-        examples=[
-            OpenApiExample(
-                "Scorekeeper", value={"username": "bob", "role": "scorekeeper"}, request_only=True
-            ),
-            OpenApiExample(
-                "Invited",
-                value={**INVITATION_EXAMPLE, "username": "bob"},
-                response_only=True,
-            ),
-        ],
+        request=StaffInSerializer,
+        responses={201: InvitationOutSerializer, **errors(400, 401, 403, 404)},
+        examples=examples.STAFF_POST,
     )
     def post(self, request: Any, slug: str) -> Response:
-        data = valid(StaffIn, request.data)
+        data = valid(StaffInSerializer, request.data)
         invitation = staff_services.staff_invite_account(
             tournament=self.tournament, by=request.user, **data
         )
@@ -190,20 +168,15 @@ class StaffMemberView(TournamentScoped, APIView):
         summary="Change a staff member's role",
         description="Organisers only. Demoting the only organiser is a 409 naming `role`; "
         "nothing changes.",
-        request=StaffRoleIn,
-        responses={200: StaffOut, **errors(400, 401, 403, 404, 409)},
-        examples=[
-            OpenApiExample("Promote", value={"role": "organiser"}, request_only=True),
-            OpenApiExample(
-                "Last organiser", value=LAST_ORGANISER, response_only=True, status_codes=["409"]
-            ),
-        ],
+        request=StaffRoleInSerializer,
+        responses={200: StaffOutSerializer, **errors(400, 401, 403, 404, 409)},
+        examples=examples.STAFF_MEMBER_PATCH,
     )
     def patch(self, request: Any, slug: str, pk: int) -> Response:
         member = self._member(pk)
-        role = valid(StaffRoleIn, request.data)["role"]
+        role = valid(StaffRoleInSerializer, request.data)["role"]
         member = staff_services.staff_role_change(member=member, by=request.user, role=role)
-        return Response(StaffOut(member).data)
+        return Response(StaffOutSerializer(member).data)
 
     @extend_schema(
         tags=["staff"],
@@ -213,19 +186,7 @@ class StaffMemberView(TournamentScoped, APIView):
         "`staff`; nothing changes.",
         request=None,
         responses={204: None, **errors(401, 403, 404, 409)},
-        examples=[
-            OpenApiExample(
-                "Last organiser",
-                value={
-                    "staff": [
-                        "alice is the only organiser; make someone else organiser before "
-                        "removing them."
-                    ]
-                },
-                response_only=True,
-                status_codes=["409"],
-            )
-        ],
+        examples=examples.STAFF_MEMBER_DELETE,
     )
     def delete(self, request: Any, slug: str, pk: int) -> Response:
         staff_services.staff_remove(member=self._member(pk), by=request.user)
@@ -240,34 +201,13 @@ class StaffAccountView(TournamentScoped, APIView):
         "A bad or taken `username` or a `password` the site's password rules refuse is a "
         "400 naming the field; nothing is made. Without a password one is generated and "
         "answered once.",
-        request=StaffAccountIn,
-        responses={201: StaffAccountOut, **errors(400, 401, 403, 404)},
-        examples=[
-            OpenApiExample(
-                "Scorekeeper",
-                value={"username": "table4", "role": "scorekeeper"},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Created",
-                value={**STAFF_EXAMPLE, "username": "table4", "password": "kT7pwQ2mHc9xZa"},
-                response_only=True,
-            ),
-            OpenApiExample(
-                "Refused",
-                value={
-                    "password": [
-                        "This password is too short. It must contain at least 8 characters."
-                    ]
-                },
-                response_only=True,
-                status_codes=["400"],
-            ),
-        ],
+        request=StaffAccountInSerializer,
+        responses={201: StaffAccountOutSerializer, **errors(400, 401, 403, 404)},
+        examples=examples.STAFF_ACCOUNT_POST,
     )
     def post(self, request: Any, slug: str) -> Response:
         tournament = self.tournament
-        data = valid(StaffAccountIn, request.data)
+        data = valid(StaffAccountInSerializer, request.data)
         created = staff_services.staff_account_create(
             tournament=tournament,
             by=request.user,
@@ -275,7 +215,7 @@ class StaffAccountView(TournamentScoped, APIView):
             password=data.get("password") or None,
             role=data["role"],
         )
-        body = {**StaffOut(created.member).data, "password": created.password}
+        body = {**StaffOutSerializer(created.member).data, "password": created.password}
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -284,8 +224,8 @@ class InvitationListView(TournamentScoped, APIView):
         tags=["staff"],
         summary="List the invitations",
         description="Organisers only: every invitation, newest first, with its state.",
-        responses={200: InvitationOut(many=True), **errors(401, 403, 404)},
-        examples=[OpenApiExample("Invitations", value=INVITATION_EXAMPLE, response_only=True)],
+        responses={200: InvitationOutSerializer(many=True), **errors(401, 403, 404)},
+        examples=examples.INVITATION_LIST_GET,
     )
     def get(self, request: Any, slug: str) -> Response:
         invitations = selectors.invitations_of(self.tournament, request.user)
@@ -297,16 +237,13 @@ class InvitationListView(TournamentScoped, APIView):
         description="Organisers only: a link for one person to choose a username and "
         "password and join with `role`. One use; good for `STAFF_INVITATION_DAYS` days "
         "(default 7); revocable.",
-        request=InvitationIn,
-        responses={201: InvitationOut, **errors(400, 401, 403, 404)},
-        examples=[
-            OpenApiExample("Scorekeeper", value={"role": "scorekeeper"}, request_only=True),
-            OpenApiExample("Made", value=INVITATION_EXAMPLE, response_only=True),
-        ],
+        request=InvitationInSerializer,
+        responses={201: InvitationOutSerializer, **errors(400, 401, 403, 404)},
+        examples=examples.INVITATION_LIST_POST,
     )
     def post(self, request: Any, slug: str) -> Response:
         tournament = self.tournament
-        role = valid(InvitationIn, request.data)["role"]
+        role = valid(InvitationInSerializer, request.data)["role"]
         invitation = staff_services.staff_invite(tournament=tournament, by=request.user, role=role)
         return Response(_invitation_out(request, invitation), status=status.HTTP_201_CREATED)
 
@@ -318,14 +255,8 @@ class InvitationView(TournamentScoped, APIView):
         description="Organisers only: its link then opens a page saying it was withdrawn. A "
         "used invitation is a 409 naming `invitation` (remove the person instead).",
         request=None,
-        responses={200: InvitationOut, **errors(401, 403, 404, 409)},
-        examples=[
-            OpenApiExample(
-                "Revoked",
-                value={**INVITATION_EXAMPLE, "state": "revoked", "link": None},
-                response_only=True,
-            )
-        ],
+        responses={200: InvitationOutSerializer, **errors(401, 403, 404, 409)},
+        examples=examples.INVITATION_DELETE,
     )
     def delete(self, request: Any, slug: str, pk: int) -> Response:
         invitation = self.tournament.staff_invitations.filter(pk=pk).first()

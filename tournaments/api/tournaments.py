@@ -13,13 +13,13 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring.rules import OPTIONS, PRESET_NAMES, PRESETS
+from scoring.rules import OPTIONS, PRESET_NAMES
 from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.standings import METRICS
 
@@ -27,6 +27,7 @@ from ..models import Tournament
 from ..selectors import tournaments_visible_to
 from ..services import tournaments as services
 from ..services.validation import max_length_of
+from . import examples
 from .common import (
     RawJSONField,
     StrictBooleanField,
@@ -95,8 +96,8 @@ def _rules_out_field(name: str) -> serializers.Field:
     return serializers.ChoiceField(choices=option.choices, help_text=option.help)
 
 
-RulesOut = type(
-    "RulesOut",
+RulesOutSerializer = type(
+    "RulesOutSerializer",
     (serializers.Serializer,),
     {
         "__doc__": "Every rule option, resolved: the preset plus the overrides.",
@@ -109,12 +110,12 @@ RulesOut = type(
 # --- serializers: tournaments -------------------------------------------------------------
 
 
-class TournamentOut(serializers.Serializer):
+class TournamentOutSerializer(serializers.Serializer):
     name = serializers.CharField()
     slug = serializers.SlugField()
     starts_on = serializers.DateField(allow_null=True)
     preset = serializers.CharField(source="rules.preset")
-    rules = RulesOut()
+    rules = RulesOutSerializer()
     ranking = serializers.ListField(child=serializers.CharField())
     table_size = serializers.IntegerField()
     games_per_table = serializers.IntegerField(allow_null=True)
@@ -146,7 +147,7 @@ class TournamentOut(serializers.Serializer):
     )
 
 
-class TournamentIn(StrictInput):
+class TournamentInSerializer(StrictInput):
     name = StrictCharField(
         help_text=f"Required; up to {max_length_of(Tournament, 'name')} characters."
     )
@@ -187,7 +188,7 @@ class TournamentIn(StrictInput):
     public = StrictBooleanField(required=False)
 
 
-class TournamentUpdateIn(TournamentIn):
+class TournamentUpdateInSerializer(TournamentInSerializer):
     name = StrictCharField(required=False)
     slug = StrictCharField(
         required=False, allow_blank=True, help_text="Cannot change: sending it is a 400."
@@ -219,32 +220,6 @@ class TournamentUpdateIn(TournamentIn):
     )
 
 
-TOURNAMENT_EXAMPLE = {
-    "name": "Club Open",
-    "slug": "club-open",
-    "starts_on": "2026-12-05",
-    "preset": "standard",
-    # The standard preset itself, so the example never drifts from the rules.
-    "rules": PRESETS["standard"].as_dict(),
-    "ranking": ["games_won", "score"],
-    "table_size": 4,
-    "games_per_table": None,
-    "rounds_planned": 4,
-    "target_score": None,
-    "target_games_cap": None,
-    "results_need_confirmation": False,
-    "club_avoidance": "weighted",
-    "public": True,
-    "status": "upcoming",
-    "results_version": 0,
-    "missed_rounds": "not_played",
-    "forfeit_rule": "shared",
-    "credit_substitute_games": False,
-    "qualify_slots": None,
-    "qualify_event": "",
-}
-
-
 class TournamentFilter(filters.FilterSet):
     status = filters.ChoiceFilter(choices=Tournament.Status.choices)
 
@@ -260,20 +235,14 @@ class TournamentFilter(filters.FilterSet):
     get=extend_schema(
         tags=["tournaments"],
         summary="List tournaments",
-        responses={200: TournamentOut(many=True), **errors(400)},
+        responses={200: TournamentOutSerializer(many=True), **errors(400)},
         description="The tournaments this user may see: every public one, and the private "
         "ones the user has a role in. Filter with `?status=`.",
-        examples=[
-            OpenApiExample(
-                "A page",
-                value=TOURNAMENT_EXAMPLE,
-                response_only=True,
-            )
-        ],
+        examples=examples.TOURNAMENT_LIST_GET,
     )
 )
 class TournamentListView(ListAPIView):
-    serializer_class = TournamentOut
+    serializer_class = TournamentOutSerializer
     filterset_class = TournamentFilter
 
     def get_queryset(self) -> QuerySet[Tournament]:
@@ -287,34 +256,14 @@ class TournamentListView(ListAPIView):
         description="Any signed-in user may create a tournament and becomes its organiser. "
         "Only `name` is required; `rules` overrides single options of the preset; the "
         "answer echoes the tournament with `rules` fully resolved.",
-        request=TournamentIn,
-        responses={201: TournamentOut, **errors(400, 401)},
-        examples=[
-            OpenApiExample(
-                "Create",
-                value={
-                    "name": "Club Open",
-                    "slug": "club-open",
-                    "starts_on": "2026-12-05",
-                    "preset": "standard",
-                    "rules": {"turn_seconds": 120},
-                    "ranking": ["games_won", "score"],
-                    "table_size": 4,
-                    "games_per_table": None,
-                    "rounds_planned": 4,
-                    "target_score": None,
-                    "results_need_confirmation": False,
-                    "public": True,
-                },
-                request_only=True,
-            ),
-            OpenApiExample("Created", value=TOURNAMENT_EXAMPLE, response_only=True),
-        ],
+        request=TournamentInSerializer,
+        responses={201: TournamentOutSerializer, **errors(400, 401)},
+        examples=examples.TOURNAMENT_LIST_POST,
     )
     def post(self, request: Any) -> Response:
-        data = valid(TournamentIn, request.data)
+        data = valid(TournamentInSerializer, request.data)
         tournament = services.tournament_create(by=request.user, **data)
-        return Response(TournamentOut(tournament).data, status=status.HTTP_201_CREATED)
+        return Response(TournamentOutSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
 
 class TournamentDetailView(TournamentScoped, APIView):
@@ -326,11 +275,11 @@ class TournamentDetailView(TournamentScoped, APIView):
         tags=["tournaments"],
         summary="Read a tournament",
         description="One tournament with its resolved rules, status and results version.",
-        responses={200: TournamentOut, **errors(404)},
-        examples=[OpenApiExample("Tournament", value=TOURNAMENT_EXAMPLE, response_only=True)],
+        responses={200: TournamentOutSerializer, **errors(404)},
+        examples=examples.TOURNAMENT_DETAIL_GET,
     )
     def get(self, request: Any, slug: str) -> Response:
-        return Response(TournamentOut(self._tournament(request)).data)
+        return Response(TournamentOutSerializer(self._tournament(request)).data)
 
     @extend_schema(
         tags=["tournaments"],
@@ -338,22 +287,15 @@ class TournamentDetailView(TournamentScoped, APIView):
         description="Organisers only. Send the fields to change. `rules` overrides single "
         "options (a new `preset` starts from that preset); rules cannot change once a "
         "result exists, and the `slug` never changes (both 400).",
-        request=TournamentUpdateIn,
-        responses={200: TournamentOut, **errors(400, 401, 403, 404)},
-        examples=[
-            OpenApiExample(
-                "Publish and start",
-                value={"public": True, "status": "running", "rules": {"turn_seconds": 60}},
-                request_only=True,
-            ),
-            OpenApiExample("Changed", value=TOURNAMENT_EXAMPLE, response_only=True),
-        ],
+        request=TournamentUpdateInSerializer,
+        responses={200: TournamentOutSerializer, **errors(400, 401, 403, 404)},
+        examples=examples.TOURNAMENT_DETAIL_PATCH,
     )
     def patch(self, request: Any, slug: str) -> Response:
         tournament = self._tournament(request)
-        changes = valid(TournamentUpdateIn, request.data, partial=True)
+        changes = valid(TournamentUpdateInSerializer, request.data, partial=True)
         tournament = services.tournament_update(tournament=tournament, by=request.user, **changes)
-        return Response(TournamentOut(tournament).data)
+        return Response(TournamentOutSerializer(tournament).data)
 
     @extend_schema(
         tags=["tournaments"],
@@ -361,16 +303,7 @@ class TournamentDetailView(TournamentScoped, APIView):
         description="Organisers only; a tournament with entered results is kept (400). "
         "Its rounds without results (tables, seats, games) are deleted with it.",
         responses={204: None, **errors(400, 401, 403, 404, 409)},
-        examples=[
-            OpenApiExample(
-                "Has results",
-                value={
-                    "non_field_errors": ["a tournament with entered results cannot be deleted."]
-                },
-                response_only=True,
-                status_codes=["400"],
-            )
-        ],
+        examples=examples.TOURNAMENT_DETAIL_DELETE,
     )
     def delete(self, request: Any, slug: str) -> Response:
         services.tournament_delete(tournament=self._tournament(request), by=request.user)
