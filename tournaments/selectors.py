@@ -1,5 +1,7 @@
-"""Reads that several views share: tournaments and players as a user may see them, and
-who is present for a round (check-in, `tournaments.services.checkin`).
+"""Reads that several views and services share: tournaments and players as a user may see
+them, who is present for a round (check-in, `tournaments.services.checkin`), a player's
+namesakes, the invitations addressed to an account, the players whose name matches one
+club member, the next stage's number.
 
 Visibility follows `tournaments.permissions.can_view`: a private tournament does not
 exist for someone without a role in it. The staff list and the invitations are the

@@ -1,11 +1,7 @@
 """Forms of the club pages: a club, its members (one or a CSV file), its organisers and
 seasons; a tournament held under a club and its players linked to members.
 
-A form here only turns what was typed into the values a service takes (text into whole
-numbers, "none" into null, lines of start numbers into tables); every rule is checked by
-the service, whose `RuleError` the view puts back on the fields (`web.add_rule_errors`).
-Labels a person reads are marked for translation lazily (``gettext_lazy``): they are
-defined at import, when no language is active yet.
+Only what was typed is read here; the services check the rules (`tournaments.forms`).
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """Forms of the staff pages: add a person by username, a new account, an invitation and
 its acceptance.
 
-A form here only turns what was typed into the values a service takes (text into whole
-numbers, "none" into null, lines of start numbers into tables); every rule is checked by
-the service, whose `RuleError` the view puts back on the fields (`web.add_rule_errors`).
-Labels a person reads are marked for translation lazily (``gettext_lazy``): they are
-defined at import, when no language is active yet.
+Only what was typed is read here; the services check the rules (`tournaments.forms`).
 """
 
 from __future__ import annotations

@@ -18,9 +18,10 @@ Terms:
 * substitute games — games someone else played in a player's seat; they count for the
   seat's player only when `credit_substitute_games` is set.
 * club avoidance — how hard the draw keeps players of one club from sharing a table
-  (`scoring.seating.draw`): `weighted` (the default) keeps them apart in round 1 as hard
-  as a repeat meeting and, later, after every repeat; `first_round` in round 1 only;
-  `off` never (the round's quality still counts `same_club_pairs`).
+  (`scoring.seating.draw`, `scoring.seating.swiss`): `weighted` (the default) keeps
+  them apart in round 1 as hard as a repeat meeting and, later, after every repeat;
+  `first_round` in round 1 only; `off` never (the round's quality still counts
+  `same_club_pairs`).
 * qualification slots — a tournament may declare that its top `qualify_slots` players
   qualify for a named event (`qualify_event`, e.g. a national final). A player flagged
   `already_qualified` (qualified at an earlier event) passes their slot down to the next
