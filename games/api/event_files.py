@@ -19,11 +19,9 @@ from rest_framework.views import APIView
 from tournaments.api.common import StrictCharField, StrictInput, TournamentScoped, errors, valid
 
 from ..models import ExportJob
-from ..services.event_file import (
-    MAX_EVENT_FILE_BYTES,
-    event_file_export,
-    event_file_schema,
-)
+from ..services.event_file.export import event_file_export
+from ..services.event_file.load import MAX_EVENT_FILE_BYTES
+from ..services.event_file.schema import event_file_schema
 from ..services.export_jobs import event_file_upload
 
 EVENT_FILE_EXAMPLE = {

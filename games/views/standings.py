@@ -45,7 +45,7 @@ from ..selectors import (
     standings_movement,
     standings_table,
 )
-from ..services.event_file import event_file_export
+from ..services.event_file.export import event_file_export
 from ..services.stages import stages_timeline
 from ..services.standings import ranks_before_round
 from .caching import Conditional, cached
