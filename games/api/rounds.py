@@ -33,6 +33,7 @@ from tournaments.api.common import (
 from tournaments.models import Round, Tournament
 
 from ..models import Table
+from ..services import draw as drawing
 from ..services import rounds as services
 
 TABLES_SCHEMA = {
@@ -211,7 +212,7 @@ class DrawOut(serializers.Serializer):
     )
 
 
-def draw_out(preview: services.DrawPreview) -> dict[str, Any]:
+def draw_out(preview: drawing.DrawPreview) -> dict[str, Any]:
     return {
         "number": preview.number,
         "method": preview.method,
@@ -418,7 +419,7 @@ class RoundListView(TournamentScoped, ListAPIView):
         # `seed` only when given: the service draws one otherwise.
         extra = {key: data[key] for key in ("seed", "number", "stage") if data.get(key) is not None}
         if data["dry_run"]:
-            preview = services.round_draw(
+            preview = drawing.round_draw(
                 tournament=tournament,
                 by=request.user,
                 method=data["method"],

@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 from games.models import Game, Result, Round
+from games.services.draw import round_draw
 from games.services.results import result_submit
-from games.services.rounds import round_cancel, round_draw, round_open
+from games.services.rounds import round_cancel, round_open
 from games.services.stages import (
     round_stage_words,
     stage_close,
