@@ -34,7 +34,7 @@ from django.test.utils import setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from config import page_cache  # noqa: E402
-from games.selectors import standings_table  # noqa: E402
+from games.selectors.standings import standings_table  # noqa: E402
 from games.services.standings import standings_recompute  # noqa: E402
 from tournaments.models import Player  # noqa: E402
 from tournaments.services.tournaments import tournament_create  # noqa: E402

@@ -34,7 +34,7 @@ from tournaments.selectors import club_organisers_of, clubs_listed
 from tournaments.services import clubs as services
 from tournaments.services.validation import max_length_of
 
-from ..selectors import club_ranking, member_events, member_rating_history
+from ..selectors.clubs import club_ranking, member_events, member_rating_history
 from ..services.seasons import season_events, season_for_read
 
 

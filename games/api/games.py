@@ -47,7 +47,13 @@ from tournaments.api.common import (
 from tournaments.permissions import can_score
 
 from ..models import MAX_EXTENSIONS, Extension, Game, Penalty, RackEntry, Result
-from ..selectors import games_shown, results_shown, visible_game, visible_penalty, with_result_flag
+from ..selectors.games import (
+    games_shown,
+    results_shown,
+    visible_game,
+    visible_penalty,
+    with_result_flag,
+)
 from ..services import results as services
 from ..services.extensions import extension_set
 from ..services.results import MAX_RACK_TEXT

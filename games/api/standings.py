@@ -27,13 +27,8 @@ from tournaments.models import Division, Tournament
 from tournaments.selectors import division_named
 
 from ..exports import qualified_csv, ranking_csv, standings_csv
-from ..selectors import (
-    HIDE,
-    STANDINGS_PAGE_SIZE,
-    STANDINGS_WHOLE_UP_TO,
-    page_state,
-    standings_table,
-)
+from ..selectors.caching import page_state
+from ..selectors.standings import HIDE, STANDINGS_PAGE_SIZE, STANDINGS_WHOLE_UP_TO, standings_table
 from ..views.caching import cached
 
 

@@ -30,7 +30,7 @@ from tournaments.api.common import (
 from tournaments.api.players import PlayerOut
 
 from ..models import Absence
-from ..selectors import results_shown
+from ..selectors.games import results_shown
 from ..services import withdrawals as services
 from .games import GameScoped, ResultOutSerializer, staff_context
 

@@ -83,7 +83,7 @@ from tournaments.services.validation import stamp_history_user, text
 from ..models import Game, RackEntry, Result
 from .gaps import round_results_missing, stage_rounds_q
 from .locks import lock_tournament
-from .standings import EVERY_ROUND, StageFilter, _ranked_rows
+from .standings import EVERY_ROUND, StageFilter, ranked_rows
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,7 @@ def _stage_rows(stage: Stage) -> list[StageRow]:
     if stage.number > 1:
         players_qs = players_qs.filter(pk__in=entries.keys())
     players = {p.id: p for p in players_qs}
-    rows = _ranked_rows(
+    rows = ranked_rows(
         tournament,
         list(players),
         {p.id: p.penalty_count for p in players.values()},

@@ -52,7 +52,7 @@ from tournaments.events import page_generation
 from tournaments.models import Tournament
 from tournaments.permissions import can_organise, can_score
 
-from ..selectors import PageState, page_state
+from ..selectors.caching import PageState, page_state
 
 logger = logging.getLogger(__name__)
 

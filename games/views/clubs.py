@@ -20,7 +20,7 @@ from tournaments.web import csv_download
 
 from ..chart import line_chart
 from ..exports import season_csv
-from ..selectors import club_ranking, member_events, member_rating_history
+from ..selectors.clubs import club_ranking, member_events, member_rating_history
 from ..services.seasons import season_events, season_for_read
 
 

@@ -40,7 +40,7 @@ from tournaments.web import add_rule_errors, tournament_context, tournament_page
 
 from ..forms.entry import GameEntry, PenaltyForm
 from ..models import MAX_EXTENSIONS, Extension, Game, Penalty, Result, Table
-from ..selectors import table_series
+from ..selectors.rounds import table_series
 from ..services.extensions import extension_add
 from ..services.matches import sentence, table_match
 from ..services.results import (

@@ -28,7 +28,7 @@ from tournaments.web import add_rule_errors, tournament_context, tournament_page
 from ..chart import line_chart
 from ..forms.players import WithdrawForm
 from ..models import Penalty
-from ..selectors import player_place, player_series
+from ..selectors.players import player_place, player_series
 from ..services.withdrawals import open_seat, player_withdraw
 
 

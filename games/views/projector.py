@@ -32,7 +32,8 @@ from django.views.decorators.http import require_GET
 from tournaments.models import Stage, Tournament
 from tournaments.web import tournament_page, whole_number
 
-from ..selectors import round_tables, standings_movement, standings_table
+from ..selectors.rounds import round_tables
+from ..selectors.standings import standings_movement, standings_table
 from ..services.stages import round_stage_words, stage_current_round, stage_race, stage_rows
 from .caching import Conditional, cached
 

@@ -53,7 +53,7 @@ from ..forms.rounds import (
     draw_json,
 )
 from ..models import ExportJob
-from ..selectors import round_tables
+from ..selectors.rounds import round_tables
 from ..services import draw as drawing
 from ..services import rounds as services
 from ..services.export_jobs import export_job_request

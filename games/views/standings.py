@@ -36,18 +36,18 @@ from tournaments.web import csv_download, tournament_context, tournament_page, w
 from ..exports import qualified_csv as qualified_csv_text
 from ..exports import ranking_csv as ranking_csv_text
 from ..exports import standings_csv as standings_csv_text
-from ..selectors import (
+from ..selectors.standings import (
     HIDE,
     DivisionPrizes,
     StandingsTable,
     division_prizes,
+    ranks_before_round,
     ranks_within,
     standings_movement,
     standings_table,
 )
 from ..services.event_file.export import event_file_export
 from ..services.stages import stages_timeline
-from ..services.standings import ranks_before_round
 from .caching import Conditional, cached
 
 

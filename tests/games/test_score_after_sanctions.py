@@ -11,7 +11,7 @@ import pytest
 from django.db.models import Prefetch
 
 from games.models import Game, Result
-from games.selectors import racks_scored
+from games.selectors.games import racks_scored
 from games.services.results import penalty_record, penalty_void, result_submit
 from games.services.standings import standings_recompute
 from scoring.game import GameIn, RackIn, score_game
