@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from games.words import stage_game_words
 from scoring.errors import Conflict, RuleError
 from scoring.seating import (
     Seating,
@@ -44,7 +45,7 @@ from tournaments.services.validation import (
 from .gaps import RoundGaps, round_results_missing
 from .matches import games_to_seat
 from .seating import round_seating, stored_quality
-from .stages import require_stage_open_for_a_round, stage_game_words
+from .stages import require_stage_open_for_a_round
 
 MAX_ROUND_NUMBER = 2**31 - 1  # the database column's limit
 

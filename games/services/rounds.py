@@ -21,6 +21,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.words import tables_phrase
 from scoring.errors import Conflict, RuleError, raise_all
 from tournaments.backups import backup_after_commit
 from tournaments.lifecycle import require_open
@@ -39,7 +40,7 @@ from tournaments.services.webhooks import webhooks_emit
 
 from ..models import Game, Penalty, Result, Seat, Table
 from .draw import next_round_number, next_stage_game, round_stage_of, starter_of
-from .gaps import round_results_missing, tables_phrase
+from .gaps import round_results_missing
 from .locks import lock_tournament
 from .matches import games_to_seat
 from .seating import round_seating, seating_quality, stored_quality

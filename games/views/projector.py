@@ -33,8 +33,10 @@ from tournaments.models import Stage, Tournament
 from tournaments.web import tournament_page, whole_number
 
 from ..selectors.rounds import round_tables
+from ..selectors.stages import stage_current_round
 from ..selectors.standings import standings_movement, standings_table
-from ..services.stages import round_stage_words, stage_current_round, stage_race, stage_rows
+from ..services.stages import stage_race, stage_rows
+from ..words import round_stage_words
 from .caching import Conditional, cached
 
 PROJECTOR_TOP = 10

@@ -57,8 +57,8 @@ from ..selectors.rounds import round_tables
 from ..services import draw as drawing
 from ..services import rounds as services
 from ..services.export_jobs import export_job_request
-from ..services.stages import round_stage_words
 from ..sheets import PAPERS, one_sheet_pdf, sheets_filename, sheets_of_round
+from ..words import round_stage_words
 from .caching import Conditional
 
 if TYPE_CHECKING:

@@ -36,6 +36,7 @@ from tournaments.web import csv_download, tournament_context, tournament_page, w
 from ..exports import qualified_csv as qualified_csv_text
 from ..exports import ranking_csv as ranking_csv_text
 from ..exports import standings_csv as standings_csv_text
+from ..selectors.stages import stages_timeline
 from ..selectors.standings import (
     HIDE,
     DivisionPrizes,
@@ -47,7 +48,6 @@ from ..selectors.standings import (
     standings_table,
 )
 from ..services.event_file.export import event_file_export
-from ..services.stages import stages_timeline
 from .caching import Conditional, cached
 
 
