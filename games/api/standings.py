@@ -167,7 +167,7 @@ def standings_query(request: Any, tournament: Tournament) -> dict[str, Any]:
 
 def standings_of(tournament: Tournament, query: dict[str, Any]) -> dict[str, Any]:
     """The latest snapshot and whether it is stale, exactly as the pages show it: kept in
-    the shared cache per page state (`games.selectors.page_state`) while it is not stale,
+    the shared cache per page state (`games.selectors.caching.page_state`) while it is not stale,
     so a large field's snapshot is not read whole for every request."""
     state = page_state(tournament)
     if state.stale:

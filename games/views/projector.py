@@ -16,7 +16,7 @@ current game's table (who sits where, who starts), polled the same conditional w
 
 Terms:
 * movement — places gained (▲) or lost (▼) against the standings of the games of the
-  rounds before the current one (`games.selectors.standings_movement`); none in round 1.
+  rounds before the current one (`games.selectors.standings.standings_movement`); none in round 1.
 """
 
 from __future__ import annotations

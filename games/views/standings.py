@@ -4,13 +4,13 @@
 Terms:
 * fragment — a piece of a page that htmx swaps in place; served with the same
   permissions as the page it belongs to. A large field's standings come a page at a
-  time (`games.selectors.standings_page_of`); the fragment polls the page it shows, the
-  way it shows it (`?withdrawn=hide` kept across polls).
+  time (`games.selectors.standings.standings_page_of`); the fragment polls the page it
+  shows, the way it shows it (`?withdrawn=hide` kept across polls).
 * division filter — `?division=<slug>` shows only that division's players, ranked again
-  1..n within it (`games.selectors.within_division`), on the page, in its fragment (the
-  polls keep it) and in the CSV; the movement arrows compare ranks within the division.
-  A slug the tournament has no division for is a 404 (the page says so, and shows the
-  divisions there are).
+  1..n within it (`games.selectors.standings.within_division`), on the page, in its
+  fragment (the polls keep it) and in the CSV; the movement arrows compare ranks within
+  the division. A slug the tournament has no division for is a 404 (the page says so,
+  and shows the divisions there are).
 * conditional polling — every answer carries an ETag (`games.views.caching`); the
   page's script (static/js/poll.js) sends it back with each poll, a 304 leaves the
   table as it is, and a new standings version (or anything else shown) brings a 200

@@ -1,5 +1,5 @@
 """The score after sanctions has one definition for the pages and exports
-(`games.selectors.racks_scored`), one in the standings SQL and the engine's reference
+(`games.selectors.games.racks_scored`), one in the standings SQL and the engine's reference
 (`scoring.game.GameIn.sanctions`); they must agree, game by game and in total, with voided
 sanctions, corrections and unconfirmed versions around."""
 
