@@ -32,11 +32,11 @@ from tournaments.permissions import require
 from tournaments.selectors import division_members, stages_of
 from tournaments.services.stages import stage_create, stage_update
 
+from ..selectors.stages import rows_within
 from ..services.stages import (
     CutPreview,
     RaceView,
     StageRow,
-    rows_within,
     stage_close,
     stage_cut_preview,
     stage_race,

@@ -13,10 +13,12 @@ from django.db.models.functions import Coalesce
 from django.utils.text import capfirst
 
 from scoring.errors import Conflict
+from scoring.standings import rerank
 from tournaments.models import Player, Round, Stage, Tournament
 
 from ..services.stages import (
     RaceView,
+    StageRow,
     next_main_stage,
     require_stage_closable,
     stage_race,
@@ -36,6 +38,17 @@ def stage_close_blockers(stage: Stage) -> list[str]:
         missing = error.details.get("missing_results") or [error.message]
         return [capfirst(str(sentence)) for sentence in missing]
     return []
+
+
+def rows_within(rows: list[StageRow], members: set[int]) -> list[StageRow]:
+    """A division's part of a stage's standings, in their order, ranked again 1..n
+    (`scoring.standings.rerank`, as the tournament's standings by division)."""
+    kept = [row for row in rows if row.player.id in members]
+    ranks = rerank([row.rank for row in kept])
+    return [
+        StageRow(rank, row.player, row.carried, row.metrics, row.race_wins)
+        for row, rank in zip(kept, ranks, strict=True)
+    ]
 
 
 @dataclass(frozen=True)

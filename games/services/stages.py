@@ -68,7 +68,7 @@ from scoring.stages import (
     race,
     race_order,
 )
-from scoring.standings import StandingRow, rerank
+from scoring.standings import StandingRow
 from tournaments.backups import backup_after_commit
 from tournaments.events import pages_changed
 from tournaments.lifecycle import require_open
@@ -112,17 +112,6 @@ def stage_rows(stage: Stage, race_view: RaceView | None = None) -> list[StageRow
     ]
     seen = {row.player.id for row in ranked}
     return ranked + [row for row in rows if row.player.id not in seen]
-
-
-def rows_within(rows: list[StageRow], members: set[int]) -> list[StageRow]:
-    """A division's part of a stage's standings, in their order, ranked again 1..n
-    (`scoring.standings.rerank`, as the tournament's standings by division)."""
-    kept = [row for row in rows if row.player.id in members]
-    ranks = rerank([row.rank for row in kept])
-    return [
-        StageRow(rank, row.player, row.carried, row.metrics, row.race_wins)
-        for row, rank in zip(kept, ranks, strict=True)
-    ]
 
 
 def _stage_rows(stage: Stage) -> list[StageRow]:

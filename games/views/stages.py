@@ -23,10 +23,9 @@ from tournaments.services.stages import stage_create
 from tournaments.web import add_rule_errors, tournament_context, tournament_page, whole_number
 
 from ..forms.stages import SideEventForm, StageForm
-from ..selectors.stages import side_event_offer, stage_close_blockers, stages_timeline
+from ..selectors.stages import rows_within, side_event_offer, stage_close_blockers, stages_timeline
 from ..services.stages import (
     StageRow,
-    rows_within,
     stage_close,
     stage_cut_preview,
     stage_race,
