@@ -19,29 +19,16 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from games.words import stage_game_words
 from scoring.errors import Conflict, RuleError
-from scoring.seating import (
-    Seating,
-)
-from scoring.seating.words import (
-    games_at,
-    quality_sentences,
-    table_sizes_sentence,
-    uneven_games,
-)
+from scoring.seating import Seating
+from scoring.seating.words import games_at, quality_sentences, table_sizes_sentence, uneven_games
 from tournaments.lifecycle import require_open
-from tournaments.models import (
-    Round,
-    Stage,
-    Tournament,
-)
+from tournaments.models import Round, Stage, Tournament
 from tournaments.permissions import User, require
 from tournaments.selectors import open_stages
-from tournaments.services.validation import (
-    whole_number_between,
-)
+from tournaments.services.validation import whole_number_between
 
+from ..words import stage_game_words
 from .gaps import RoundGaps, round_results_missing
 from .matches import games_to_seat
 from .seating import round_seating, stored_quality

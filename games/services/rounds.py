@@ -21,24 +21,16 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.words import tables_phrase
 from scoring.errors import Conflict, RuleError, raise_all
 from tournaments.backups import backup_after_commit
 from tournaments.lifecycle import require_open
-from tournaments.models import (
-    Round,
-    Stage,
-    Tournament,
-    Webhook,
-)
+from tournaments.models import Round, Stage, Tournament, Webhook
 from tournaments.permissions import User, require
-from tournaments.services.validation import (
-    signed_in_or_none,
-    stamp_history_user,
-)
+from tournaments.services.validation import signed_in_or_none, stamp_history_user
 from tournaments.services.webhooks import webhooks_emit
 
 from ..models import Game, Penalty, Result, Seat, Table
+from ..words import tables_phrase
 from .draw import next_round_number, next_stage_game, round_stage_of, starter_of
 from .gaps import round_results_missing
 from .locks import lock_tournament

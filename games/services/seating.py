@@ -47,19 +47,9 @@ from scoring.seating import (
     table_rank_spreads,
     table_sizes,
 )
-from tournaments.models import (
-    Member,
-    Player,
-    Round,
-    SeatingPlan,
-    Stage,
-    Tournament,
-)
+from tournaments.models import Member, Player, Round, SeatingPlan, Stage, Tournament
 from tournaments.selectors import players_to_seat
-from tournaments.services.validation import (
-    choice,
-    whole_number_between,
-)
+from tournaments.services.validation import choice, whole_number_between
 
 from ..models import RatingChange, Seat
 from .stages import stage_rows

@@ -17,11 +17,7 @@ from tournaments.selectors import divisions_list
 from tournaments.web import tournament_context, tournament_page
 
 from ..selectors.stages import stages_timeline
-from ..selectors.standings import (
-    DivisionPrizes,
-    division_prizes,
-    standings_table,
-)
+from ..selectors.standings import DivisionPrizes, division_prizes, standings_table
 from .caching import Conditional, cached
 from .standings import UnknownDivision, division_of, standings_fragment
 

@@ -16,9 +16,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from scoring.errors import RuleError
 from scoring.rules import RuleSet
 from scoring.standings import validate_ranking
-from tournaments.models import (
-    Stage,
-)
+from tournaments.models import Stage
 from tournaments.services.divisions import SLUG as DIVISION_SLUG
 from tournaments.services.stages import stage_settings_checked
 

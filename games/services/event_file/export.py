@@ -14,13 +14,7 @@ from typing import Any
 from django.db.models import F
 from django.utils import timezone
 
-from tournaments.models import (
-    Absence,
-    Player,
-    Stage,
-    StageEntry,
-    Tournament,
-)
+from tournaments.models import Absence, Player, Stage, StageEntry, Tournament
 
 from ...models import Extension, Game, Penalty, RackEntry, Result, Seat, Table
 from ..stages import StageRow, stage_rows
