@@ -1,5 +1,6 @@
 """The games app's sentences: how the pages, the API's messages and the webhooks say a
-table list, a seated player, a match's winner and a stage's game and state. Builders of
+table list, a seated player, a match's winner, a stage's game and state, and the
+tournament's forfeit rule. Builders of
 words only (`scoring.seating.words` does the same for the draw): the reads and writes
 that need a sentence call these.
 
@@ -16,8 +17,9 @@ from typing import Protocol
 
 from django.utils.translation import gettext as _
 
+from scoring.game import forfeit_charge
 from scoring.match import MatchState
-from tournaments.models import Player, Round, Stage
+from tournaments.models import Player, Round, Stage, Tournament
 
 
 class Decided(Protocol):
@@ -94,3 +96,16 @@ def stage_state_words(stage: Stage, race: Decided | None) -> str:
     if race is not None and race.over and stage.status != Stage.Status.CLOSED:
         return _("Decided")
     return str(stage.get_status_display())
+
+
+def forfeit_rule_text(tournament: Tournament) -> str:
+    """The tournament's forfeit rule in words, with its charge (`scoring.game`)."""
+    charge = forfeit_charge(tournament.rule_set)
+    if tournament.forfeit_rule == Tournament.ForfeitRule.SHARED:
+        return _(
+            "Forfeit: the absent seat scores -{charge}; the players present all win the "
+            "game and share the {charge} points."
+        ).format(charge=charge)
+    return _("Forfeit: the absent seat scores -{charge}; the players present score 0.").format(
+        charge=charge
+    )
