@@ -1,8 +1,7 @@
 """The games app's sentences: how the pages, the API's messages and the webhooks say a
 table list, a seated player, a match's winner, a stage's game and state, and the
-tournament's forfeit rule. Builders of
-words only (`scoring.seating.words` does the same for the draw): the reads and writes
-that need a sentence call these.
+tournament's forfeit rule. Builders of words only (`scoring.seating.words` does the same
+for the draw): the reads and writes that need a sentence call these.
 
 Terms:
 * label — how messages name a seated player: "Ada (seat 2)" (`seat_label`), a name and a
