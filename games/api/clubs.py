@@ -23,7 +23,7 @@ from tournaments.api.clubs import (
 from tournaments.api.common import errors
 from tournaments.permissions import can_run_club
 
-from ..selectors import club_ranking, member_events, member_rating_history
+from ..selectors.clubs import club_ranking, member_events, member_rating_history
 from ..services.seasons import season_events, season_for_read
 
 

@@ -32,7 +32,7 @@ from scoring.errors import RuleError
 from tournaments.web import PageForm, WholeNumberField, add_rule_errors
 
 from ..models import Absence, Game, Penalty, RackEntry, Result, Seat
-from ..services.results import seat_label
+from ..words import seat_label
 
 TOTALS = ("points", "tile_count", "jokers")
 

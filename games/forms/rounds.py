@@ -96,7 +96,7 @@ class RoundOpenForm(PageForm):
 
 class RoundDrawForm(PageForm):
     """A previewed draw, carried in hidden fields between the preview page and the commit
-    (`games.services.rounds.round_draw` / `round_open` check it again), with the preview
+    (`games.services.draw.round_draw` / `round_open` check it again), with the preview
     page's own inputs: two players to swap in the draw, and "open anyway"."""
 
     method = forms.ChoiceField(choices=Round.Method.choices, widget=forms.HiddenInput)
