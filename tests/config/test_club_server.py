@@ -43,8 +43,13 @@ from tests.config.club_server import (
 )
 from tournaments.table_links import SALT
 
+# One xdist worker runs this module's tests: the migrated, seeded club folder and its
+# server are made once.
+pytestmark = pytest.mark.xdist_group("club_server")
+
 # The key config/settings.py signed with while DEBUG was on, until this change: printed in
 # the repository's history, so anyone could sign table links with it.
+
 OLD_DEVELOPMENT_KEY = "dev-only-insecure-key-rummitab-do-not-use-in-production"
 SECONDS = 30
 
