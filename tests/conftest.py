@@ -25,6 +25,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import hypothesis
 import pytest
 from django.db import connection
 from django.utils import translation
@@ -64,6 +65,13 @@ if _WORKER and os.environ.get("REDIS_URL"):
     os.environ["REDIS_URL"] = worker_redis_url(_shared, _WORKER)
     if os.environ.get("CELERY_BROKER_URL") == _shared:
         os.environ["CELERY_BROKER_URL"] = os.environ["REDIS_URL"]
+
+
+# Hypothesis without its per-example deadline (200 ms): the suite's processes share the
+# machine's cores, and an example slowed down by its neighbours is not a failure. The
+# examples, their number and every assertion are unchanged.
+hypothesis.settings.register_profile("suite", deadline=None)
+hypothesis.settings.load_profile("suite")
 
 
 def _need(what: str) -> None:
