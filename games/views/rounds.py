@@ -45,6 +45,7 @@ from tournaments.web import (
 )
 
 from ..forms import (
+    SWAP_CHOICES_UP_TO,
     FindTableForm,
     RoundClockForm,
     RoundDrawForm,
@@ -52,8 +53,14 @@ from ..forms import (
     SeatSwapForm,
     draw_json,
 )
-from ..models import ExportJob
-from ..selectors import round_tables
+from ..models import ExportJob, Seat
+from ..selectors import (
+    TABLES_PER_PAGE,
+    RoundProgress,
+    round_find,
+    round_progress,
+    round_tables_page,
+)
 from ..services import rounds as services
 from ..services.export_jobs import export_job_request
 from ..services.stages import round_stage_words
@@ -64,39 +71,42 @@ if TYPE_CHECKING:
     pass
 
 
-def _table_cards(round_: Round, query: str) -> list[dict[str, Any]]:
-    """Each table with its seats (series score so far) and how many games are entered;
-    `match` marks the tables where a player's name or start number fits the query."""
-    needle = query.strip().lower().lstrip("#")
-    cards = []
-    for table in round_tables(round_):
-        games = list(table.games.all())
-        series: dict[int, int] = defaultdict(int)
-        entered = 0
-        for game in games:
-            if game.confirmed_results:
-                entered += 1
-                for rack in game.confirmed_results[0].racks.all():
-                    series[rack.player_id] += rack.net_score
-        seats = [
-            {
-                "seat": seat,
-                "series": series.get(seat.player_id) if entered else None,
-                "match": bool(needle)
-                and (needle in seat.player.name.lower() or needle == str(seat.player.number)),
-            }
-            for seat in table.seats.all()
-        ]
-        cards.append(
-            {
-                "table": table,
-                "seats": seats,
-                "games": len(games),
-                "entered": entered,
-                "match": any(seat["match"] for seat in seats),
-            }
-        )
+# The round page names at most this many tables still to enter.
+WAITING_SHOWN = 40
+
+
+def _page_of_tables(
+    progress: RoundProgress, asked: int | None, found: list[Any]
+) -> tuple[list[int], int, int]:
+    """The table numbers shown (one page of TABLES_PER_PAGE), the page and the pages: the
+    page asked for, else the page of the first table found, else the first."""
+    numbers = list(range(1, progress.tables + 1))
+    pages = max(1, -(-len(numbers) // TABLES_PER_PAGE))
+    page = asked
+    if page is None and found:
+        page = (found[0].table.number - 1) // TABLES_PER_PAGE + 1
+    page = min(max(page or 1, 1), pages)
+    return numbers[(page - 1) * TABLES_PER_PAGE : page * TABLES_PER_PAGE], page, pages
+
+
+def _table_cards(round_: Round, numbers: list[int], found: list[Any]) -> list[dict[str, Any]]:
+    """The shown tables (`round_tables_page`), the found players' seats and tables marked."""
+    marked = {seat.pk for seat in found}
+    cards = round_tables_page(round_, numbers)
+    for card in cards:
+        for item in card["seats"]:
+            item["match"] = item["seat"].pk in marked
+        card["match"] = any(item["match"] for item in card["seats"])
     return cards
+
+
+def _swap_form(round_: Round, tournament: Tournament, progress: RoundProgress) -> SeatSwapForm:
+    """The seat-swap form: two selects of the round's seats in a small round, two start
+    numbers in a large one (`SWAP_CHOICES_UP_TO`)."""
+    if progress.seats > SWAP_CHOICES_UP_TO:
+        return SeatSwapForm(tournament=tournament)
+    seats = Seat.objects.filter(round=round_).select_related("player", "table")
+    return SeatSwapForm(seats=list(seats.order_by("table__number", "position")))
 
 
 @require_safe
@@ -118,18 +128,26 @@ def render_round(
     swap_form: SeatSwapForm | None = None,
     clock_form: RoundClockForm | None = None,
 ) -> HttpResponse:
-    """The round page; the seat-swap and clock views render it again with their errors."""
+    """The round page; the seat-swap and clock views render it again with their errors.
+
+    What it reads does not grow with the round: the counts of every table in one query,
+    one page of tables (TABLES_PER_PAGE, `?page=N`) with their seats and series scores,
+    and the players "find my table" matches (the page of the first one is shown)."""
     find = FindTableForm(request.GET or None)
     query = find.cleaned_data["q"] if find.is_valid() else ""
-    cards = _table_cards(round_, query)
+    progress = round_progress(round_)
+    found = round_find(round_, query) if query else []
+    numbers, page_number, pages = _page_of_tables(
+        progress, whole_number(request.GET.get("page")), found
+    )
+    cards = _table_cards(round_, numbers, found)
     page = tournament_context(request.user, tournament)
     clock_form = clock_form or (
         RoundClockForm() if page["can_organise"] and round_.number == page["rounds"][-1] else None
     )
     # Offered while some table has not started; the service refuses a table that has.
-    if swap_form is None and page["can_organise"] and not all(c["entered"] for c in cards):
-        # Prefetched seats know their table, so the choice labels cost no query.
-        swap_form = SeatSwapForm(seats=[seat["seat"] for card in cards for seat in card["seats"]])
+    if swap_form is None and page["can_organise"] and progress.unstarted:
+        swap_form = _swap_form(round_, tournament, progress)
     return render(
         request,
         "games/round_detail.html",
@@ -138,10 +156,27 @@ def render_round(
             "round": round_,
             "stage_words": round_stage_words(round_),
             "quality": quality_sentences(round_.quality),
+            "progress": progress,
             "cards": cards,
+            "table_page": page_number,
+            "table_pages": pages,
+            "table_page_links": _page_links(request, page_number, pages, progress.tables),
+            # Once results come in, the tables still playing (the first WAITING_SHOWN).
+            "waiting": [
+                {"number": n, "page": (n - 1) // TABLES_PER_PAGE + 1}
+                for n in progress.waiting[:WAITING_SHOWN]
+            ]
+            if progress.entered
+            else [],
+            "waiting_more": max(0, len(progress.waiting) - WAITING_SHOWN)
+            if progress.entered
+            else 0,
             "find": find,
             "query": query,
-            "found": [seat for card in cards for seat in card["seats"] if seat["match"]],
+            "found": [
+                {"seat": seat, "page": (seat.table.number - 1) // TABLES_PER_PAGE + 1}
+                for seat in found
+            ],
             "swap_form": swap_form,
             "clock_form": clock_form,
             # An anonymous reader posts nothing here, and the page is kept for every
@@ -149,6 +184,27 @@ def render_round(
             **({} if request.user.is_authenticated else {"csrf_token": ""}),
         },
     )
+
+
+def _page_links(request: HttpRequest, page: int, pages: int, tables: int) -> list[dict[str, Any]]:
+    """Links to the pages of tables (the query kept), each named by its tables' range."""
+    if pages < 2:
+        return []
+    query = request.GET.copy()
+    query.pop("q", None)
+    links = []
+    for number in range(1, pages + 1):
+        query["page"] = str(number)
+        links.append(
+            {
+                "number": number,
+                "first": (number - 1) * TABLES_PER_PAGE + 1,
+                "last": min(number * TABLES_PER_PAGE, tables),
+                "current": number == page,
+                "href": "?" + query.urlencode(),
+            }
+        )
+    return links
 
 
 @require_POST
@@ -377,8 +433,11 @@ def _preview_page(
 @tournament_page("organise")
 def seat_swap(request: HttpRequest, tournament: Tournament, round_number: int) -> HttpResponse:
     round_ = get_object_or_404(tournament.rounds, number=round_number)
-    seats = [seat for table in round_tables(round_) for seat in table.seats.all()]
-    form = SeatSwapForm(request.POST, seats=seats)
+    if Seat.objects.filter(round=round_).count() > SWAP_CHOICES_UP_TO:
+        form = SeatSwapForm(request.POST, tournament=tournament)
+    else:
+        seats = Seat.objects.filter(round=round_).select_related("player", "table")
+        form = SeatSwapForm(request.POST, seats=list(seats))
     if form.is_valid():
         try:
             services.seat_swap(round_=round_, by=request.user, **form.cleaned_data)
