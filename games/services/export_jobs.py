@@ -26,9 +26,9 @@ whole round's sheets (always, whatever its size) and an event file above
 (10,000) players and racks: what an import costs follows the rows it writes more than
 the bytes (a 20,000-player file under 4 MiB outlived the web worker's 30 s in its
 request; 200 players x 7 rounds is 5,800 rows and takes seconds). The files live on the
-local disk (`EXPORT_DIR`, under `DATA_DIR`), which the web processes and a worker on the same machine share; a
-worker on another machine needs that directory shared. Progress is written once per
-step, each write its own short statement (the page polls it).
+local disk (`EXPORT_DIR`, under `DATA_DIR`), which the web processes and a worker on the
+same machine share; a worker on another machine needs that directory shared. Progress is
+written once per step, each write its own short statement (the page polls it).
 """
 
 from __future__ import annotations
