@@ -44,6 +44,7 @@ import os
 import random
 import re
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -472,7 +473,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20, help="the quiet and alone runs")
     parser.add_argument("--burst-seconds", type=float, default=60)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
-    parser.add_argument("--port", type=int, default=8250)
+    parser.add_argument("--port", type=int, default=0, help="gunicorn's (default: a free one)")
     parser.add_argument("--no-pdf", action="store_true", help="skip the sheets PDF job")
     parser.add_argument("--quick", action="store_true", help="small sizes, no goal (CI)")
     args = parser.parse_args()
@@ -501,6 +502,10 @@ def main() -> None:
     subprocess.run([PYTHON, "manage.py", "collectstatic", "--no-input", "-v0"], cwd=ROOT,
                    env=env, check=True)  # fmt: skip
 
+    if not args.port:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            args.port = probe.getsockname()[1]
     tables = args.players // 4
     alone = max(1, round(tables * args.seconds / args.burst_seconds))
     started = time.monotonic()
