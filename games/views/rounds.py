@@ -44,8 +44,7 @@ from tournaments.web import (
     whole_number,
 )
 
-from ..forms import (
-    SWAP_CHOICES_UP_TO,
+from ..forms.rounds import (
     FindTableForm,
     RoundClockForm,
     RoundDrawForm,
@@ -53,60 +52,17 @@ from ..forms import (
     SeatSwapForm,
     draw_json,
 )
-from ..models import ExportJob, Seat
-from ..selectors import (
-    TABLES_PER_PAGE,
-    RoundProgress,
-    round_find,
-    round_progress,
-    round_tables_page,
-)
+from ..models import ExportJob
+from ..services import draw as drawing
 from ..services import rounds as services
 from ..services.export_jobs import export_job_request
-from ..services.stages import round_stage_words
 from ..sheets import PAPERS, one_sheet_pdf, sheets_filename, sheets_of_round
+from ..words import round_stage_words
 from .caching import Conditional
+from .round_tables import round_tables_context, swap_form_for
 
 if TYPE_CHECKING:
     pass
-
-
-# The round page names at most this many tables still to enter.
-WAITING_SHOWN = 40
-
-
-def _page_of_tables(
-    progress: RoundProgress, asked: int | None, found: list[Any]
-) -> tuple[list[int], int, int]:
-    """The table numbers shown (one page of TABLES_PER_PAGE), the page and the pages: the
-    page asked for, else the page of the first table found, else the first."""
-    numbers = list(range(1, progress.tables + 1))
-    pages = max(1, -(-len(numbers) // TABLES_PER_PAGE))
-    page = asked
-    if page is None and found:
-        page = (found[0].table.number - 1) // TABLES_PER_PAGE + 1
-    page = min(max(page or 1, 1), pages)
-    return numbers[(page - 1) * TABLES_PER_PAGE : page * TABLES_PER_PAGE], page, pages
-
-
-def _table_cards(round_: Round, numbers: list[int], found: list[Any]) -> list[dict[str, Any]]:
-    """The shown tables (`round_tables_page`), the found players' seats and tables marked."""
-    marked = {seat.pk for seat in found}
-    cards = round_tables_page(round_, numbers)
-    for card in cards:
-        for item in card["seats"]:
-            item["match"] = item["seat"].pk in marked
-        card["match"] = any(item["match"] for item in card["seats"])
-    return cards
-
-
-def _swap_form(round_: Round, tournament: Tournament, progress: RoundProgress) -> SeatSwapForm:
-    """The seat-swap form: two selects of the round's seats in a small round, two start
-    numbers in a large one (`SWAP_CHOICES_UP_TO`)."""
-    if progress.seats > SWAP_CHOICES_UP_TO:
-        return SeatSwapForm(tournament=tournament)
-    seats = Seat.objects.filter(round=round_).select_related("player", "table")
-    return SeatSwapForm(seats=list(seats.order_by("table__number", "position")))
 
 
 @require_safe
@@ -129,54 +85,29 @@ def render_round(
     clock_form: RoundClockForm | None = None,
 ) -> HttpResponse:
     """The round page; the seat-swap and clock views render it again with their errors.
-
-    What it reads does not grow with the round: the counts of every table in one query,
-    one page of tables (TABLES_PER_PAGE, `?page=N`) with their seats and series scores,
-    and the players "find my table" matches (the page of the first one is shown)."""
+    Its tables a page at a time, whatever the round's size (`games.views.round_tables`)."""
     find = FindTableForm(request.GET or None)
     query = find.cleaned_data["q"] if find.is_valid() else ""
-    progress = round_progress(round_)
-    found = round_find(round_, query) if query else []
-    numbers, page_number, pages = _page_of_tables(
-        progress, whole_number(request.GET.get("page")), found
-    )
-    cards = _table_cards(round_, numbers, found)
+    tables = round_tables_context(request, round_, query)
     page = tournament_context(request.user, tournament)
     clock_form = clock_form or (
         RoundClockForm() if page["can_organise"] and round_.number == page["rounds"][-1] else None
     )
     # Offered while some table has not started; the service refuses a table that has.
+    progress = tables["progress"]
     if swap_form is None and page["can_organise"] and progress.unstarted:
-        swap_form = _swap_form(round_, tournament, progress)
+        swap_form = swap_form_for(round_, tournament, seats=progress.seats)
     return render(
         request,
         "games/round_detail.html",
         {
             **page,
+            **tables,
             "round": round_,
             "stage_words": round_stage_words(round_),
             "quality": quality_sentences(round_.quality),
-            "progress": progress,
-            "cards": cards,
-            "table_page": page_number,
-            "table_pages": pages,
-            "table_page_links": _page_links(request, page_number, pages, progress.tables),
-            # Once results come in, the tables still playing (the first WAITING_SHOWN).
-            "waiting": [
-                {"number": n, "page": (n - 1) // TABLES_PER_PAGE + 1}
-                for n in progress.waiting[:WAITING_SHOWN]
-            ]
-            if progress.entered
-            else [],
-            "waiting_more": max(0, len(progress.waiting) - WAITING_SHOWN)
-            if progress.entered
-            else 0,
             "find": find,
             "query": query,
-            "found": [
-                {"seat": seat, "page": (seat.table.number - 1) // TABLES_PER_PAGE + 1}
-                for seat in found
-            ],
             "swap_form": swap_form,
             "clock_form": clock_form,
             # An anonymous reader posts nothing here, and the page is kept for every
@@ -184,27 +115,6 @@ def render_round(
             **({} if request.user.is_authenticated else {"csrf_token": ""}),
         },
     )
-
-
-def _page_links(request: HttpRequest, page: int, pages: int, tables: int) -> list[dict[str, Any]]:
-    """Links to the pages of tables (the query kept), each named by its tables' range."""
-    if pages < 2:
-        return []
-    query = request.GET.copy()
-    query.pop("q", None)
-    links = []
-    for number in range(1, pages + 1):
-        query["page"] = str(number)
-        links.append(
-            {
-                "number": number,
-                "first": (number - 1) * TABLES_PER_PAGE + 1,
-                "last": min(number * TABLES_PER_PAGE, tables),
-                "current": number == page,
-                "href": "?" + query.urlencode(),
-            }
-        )
-    return links
 
 
 @require_POST
@@ -252,7 +162,7 @@ def round_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         try:
-            preview = services.round_draw(
+            preview = drawing.round_draw(
                 tournament=tournament,
                 by=request.user,
                 method=form.cleaned_data["method"],
@@ -260,7 +170,7 @@ def round_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 number=form.cleaned_data["number"],
                 stage=form.cleaned_data["stage"],
             )
-        except services.RoundConflict as conflict:
+        except drawing.RoundConflict as conflict:
             return _round_conflict(request, tournament, conflict)
         except RuleError as error:
             if error.path[:1] == ("stage",) and not form.asks_stage:
@@ -292,7 +202,7 @@ def _present_and_absent(tournament: Tournament, number: int) -> dict[str, Any]:
 
 
 def _round_conflict(
-    request: HttpRequest, tournament: Tournament, conflict: services.RoundConflict
+    request: HttpRequest, tournament: Tournament, conflict: drawing.RoundConflict
 ) -> HttpResponse:
     """A repeated click, or a preview gone stale: show the round that is open instead."""
     messages.warning(request, capfirst(conflict.message))
@@ -325,15 +235,15 @@ def _on_preview(request: HttpRequest, tournament: Tournament, action: str) -> Ht
             messages.success(request, _("Round {number} is open.").format(number=round_.number))
             return redirect("round-detail", slug=tournament.slug, round_number=round_.number)
         if action == "redraw":
-            preview = services.round_draw(**draw)
+            preview = drawing.round_draw(**draw)
             if preview.seed == seed:  # one chance in two billion: draw once more
-                preview = services.round_draw(**draw)
+                preview = drawing.round_draw(**draw)
             return _preview_page(request, tournament, preview)
         if action == "swap" and not carried.errors:
             tables = carried.swapped()
-            preview = services.round_draw(**draw, tables=tables, seed=seed)
+            preview = drawing.round_draw(**draw, tables=tables, seed=seed)
             return _preview_page(request, tournament, preview)
-    except services.RoundConflict as conflict:
+    except drawing.RoundConflict as conflict:
         return _round_conflict(request, tournament, conflict)
     except RuleError as error:
         return _preview_again(request, tournament, draw, tables, seed, error)
@@ -354,7 +264,7 @@ def _preview_again(
     """The preview page again, the draw as it came, with what was wrong beside its field;
     a draw that no longer fits (a player withdrew meanwhile) goes back to the first step."""
     try:
-        preview = services.round_draw(**draw, tables=tables, seed=seed)
+        preview = drawing.round_draw(**draw, tables=tables, seed=seed)
     except RuleError as again:
         messages.error(request, capfirst(again.message))
         return redirect("round-open", slug=tournament.slug)
@@ -364,7 +274,7 @@ def _preview_again(
 def _preview_page(
     request: HttpRequest,
     tournament: Tournament,
-    preview: services.DrawPreview,
+    preview: drawing.DrawPreview,
     *,
     error: RuleError | None = None,
     errors_of: RoundDrawForm | None = None,
@@ -433,11 +343,7 @@ def _preview_page(
 @tournament_page("organise")
 def seat_swap(request: HttpRequest, tournament: Tournament, round_number: int) -> HttpResponse:
     round_ = get_object_or_404(tournament.rounds, number=round_number)
-    if Seat.objects.filter(round=round_).count() > SWAP_CHOICES_UP_TO:
-        form = SeatSwapForm(request.POST, tournament=tournament)
-    else:
-        seats = Seat.objects.filter(round=round_).select_related("player", "table")
-        form = SeatSwapForm(request.POST, seats=list(seats))
+    form = swap_form_for(round_, tournament, request.POST)
     if form.is_valid():
         try:
             services.seat_swap(round_=round_, by=request.user, **form.cleaned_data)

@@ -13,9 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from config import page_cache
-from games.forms import SWAP_CHOICES_UP_TO
+from games.forms.rounds import SWAP_CHOICES_UP_TO
 from games.models import Game, Seat
-from games.selectors import TABLES_PER_PAGE, racks_scored, round_progress
+from games.selectors.games import racks_scored
+from games.selectors.rounds import TABLES_PER_PAGE, round_progress
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
 from tests.web import text
