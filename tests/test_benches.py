@@ -50,6 +50,7 @@ SUMMARY = {
     "backup": "MB: backup",
     "big_body": "-> 413",
     "event_file": "same standings after the round trip: True",
+    "final_day": "last result → public standings current",
     "move_to_postgresql": "move_to_postgresql:",
     "players_import": "queries per import",
     "ratings": "update after new games, per game",
