@@ -111,6 +111,11 @@ urlpatterns = [
     ),
     path(T + "stages/<id:number>/cut/", stages.StageCutView.as_view(), name="api-stage-cut"),
     path(T + "stages/<id:number>/side/", stages.StageSideView.as_view(), name="api-stage-side"),
+    path(
+        T + "stages/<id:number>/entrants/",
+        stages.StageEntrantsView.as_view(),
+        name="api-stage-entrants",
+    ),
     path(T + "standings/", standings.StandingsView.as_view(), name="api-standings"),
     path(T + "event-file/", event_files.EventFileView.as_view(), name="api-event-file"),
     path(T + "club/", clubs.TournamentClubView.as_view(), name="api-tournament-club"),

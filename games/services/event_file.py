@@ -124,6 +124,12 @@ STAGE_FIELDS = (
     "name", "kind", "ranking", "carry_over", "cut_top", "cut_min_score", "cut_ties",
     "reseat_every_game", "race_target", "race_cap",
 )  # fmt: skip
+# The stage graph's fields, optional in a file (files written before it leave them out;
+# their defaults are what every stage was then); `source` travels as a stage number.
+STAGE_GRAPH_FIELDS = {
+    "entry": "", "rank_from": None, "rank_to": None, "table_top": None, "best_losers": 0,
+    "carry_rounding": "toward_zero", "games_per_table": None, "seating": "",
+}  # fmt: skip
 RACK_FIELDS = (
     "tiles", "points", "tile_count", "jokers", "no_meld", "charge", "score", "winner",
     "substitute", "forfeit",
@@ -226,7 +232,9 @@ def event_file_export(tournament: Tournament) -> dict[str, Any]:
         else []
     ):
         in_divisions[player_id].append(slug[division_id])
-    stages = list(tournament.stages.select_related("side_of", "tournament").order_by("number"))
+    stages = list(
+        tournament.stages.select_related("side_of", "source", "tournament").order_by("number")
+    )
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -272,6 +280,9 @@ def _tournament_out(tournament: Tournament) -> dict[str, Any]:
         "club": None if club is None else {"slug": club.slug, "name": club.name},
         "qualify_slots": tournament.qualify_slots,
         "qualify_event": tournament.qualify_event,
+        "qualify_stage": None
+        if tournament.qualify_stage is None
+        else tournament.qualify_stage.number,
     }
 
 
@@ -319,6 +330,8 @@ def _stages_out(
             "number": stage.number,
             **{field: getattr(stage, field) for field in STAGE_FIELDS},
             "rounds_planned": stage.rounds_planned,
+            **{field: getattr(stage, field) for field in STAGE_GRAPH_FIELDS},
+            "source": None if stage.source is None else stage.source.number,
             "status": stage.status,
             "side_of": None if stage.side_of is None else stage.side_of.number,
             "division": division.get(stage.division_id),
@@ -581,6 +594,17 @@ class _References:
                     self.errors.append(RuleError(where, _("no division {slug}.").format(slug=slug)))
                 self._unique(seen, slug, where)
         tournament = document["tournament"]
+        numbers = {stage.get("number") for stage in document.get("stages", [])}
+        if (
+            tournament.get("qualify_stage") is not None
+            and tournament["qualify_stage"] not in numbers
+        ):
+            self.errors.append(
+                RuleError(
+                    ("tournament", "qualify_stage"),
+                    _("no stage {stage} in the file.").format(stage=tournament["qualify_stage"]),
+                )
+            )
         if (tournament.get("qualify_slots") is None) != (not tournament.get("qualify_event")):
             self.errors.append(
                 RuleError(
@@ -607,6 +631,8 @@ class _References:
                         **{field: stage[field] for field in STAGE_FIELDS},
                         # Optional: files written before stages had it leave it out.
                         "rounds_planned": stage.get("rounds_planned"),
+                        **{f: stage.get(f, d) for f, d in STAGE_GRAPH_FIELDS.items()},
+                        "source": stage.get("source"),
                     },
                     stage["number"],
                     [],
@@ -615,6 +641,18 @@ class _References:
             except RuleError as exc:
                 self.errors += [RuleError((*path, *e.path), e.message) for e in exc.flatten()]
             self._side_of(stage, by_number, side, (*path, "side_of"))
+            source = stage.get("source")
+            if source is not None and (
+                source not in by_number
+                or source >= stage["number"]
+                or by_number[source]["kind"] == Stage.Kind.SIDE
+            ):
+                self.errors.append(
+                    RuleError(
+                        (*path, "source"),
+                        _("no main stage {stage} before this one.").format(stage=source),
+                    )
+                )
             self._stage_division(stage, side, (*path, "division"))
             entered: set[int] = set()
             for e, entry in enumerate(stage["entries"]):
@@ -870,6 +908,9 @@ def event_file_import(*, by: User, document: object, slug: str | None = None) ->
         for a in document["absences"]
     )
     stages = _stages_in(tournament, document.get("stages", []), players, divisions)
+    if document["tournament"].get("qualify_stage") in stages:
+        tournament.qualify_stage = stages[document["tournament"]["qualify_stage"]]
+        tournament.save(update_fields=["qualify_stage"])
     _rounds_in(tournament, document["rounds"], players, stages, by)
     results_changed(tournament)
     return tournament
@@ -946,7 +987,7 @@ def _stages_in(
     events, which point at them (`side_of`)."""
 
     def stage(row: dict[str, Any], side_of: Stage | None = None) -> Stage:
-        return Stage(
+        built = Stage(
             tournament=tournament,
             number=row["number"],
             status=row["status"],
@@ -954,7 +995,11 @@ def _stages_in(
             division=divisions[row["division"]] if row.get("division") else None,
             rounds_planned=row.get("rounds_planned"),
             **{field: row[field] for field in STAGE_FIELDS},
+            **{f: row.get(f, d) for f, d in STAGE_GRAPH_FIELDS.items()},
         )
+        if not built.entry and built.number > 1 and built.kind != Stage.Kind.SIDE:
+            built.entry = "top" if built.cut_top is not None else "min_score"
+        return built
 
     main = [row for row in rows if row["kind"] != Stage.Kind.SIDE]
     stages = {s.number: s for s in Stage.objects.bulk_create(stage(row) for row in main)}
@@ -963,6 +1008,12 @@ def _stages_in(
         s.number: s
         for s in Stage.objects.bulk_create(stage(row, stages[row["side_of"]]) for row in side)
     }
+    sourced = [stages[row["number"]] for row in main if row.get("source")]
+    for row in main:
+        if row.get("source"):
+            stages[row["number"]].source = stages[row["source"]]
+    if sourced:
+        Stage.objects.bulk_update(sourced, ["source"])
     timed = [row for row in main + side if row.get("created_at")]
     _keep_times(
         [stages[row["number"]] for row in timed], "created_at", (r["created_at"] for r in timed)

@@ -56,6 +56,7 @@ from scoring.seating import (
     table_rank_spreads,
     table_sizes,
 )
+from scoring.seating.seeded import SEEDED_METHODS, seat_seeded
 from scoring.seating.words import (
     games_at,
     quality_sentences,
@@ -87,6 +88,7 @@ from ..models import Game, Penalty, RatingChange, Result, Seat, Table
 from .gaps import RoundGaps, round_results_missing, tables_phrase
 from .locks import lock_tournament
 from .matches import games_to_seat
+from .seeded_seating import method_or_stage_default, seeded_order, stage_games_per_table
 from .stages import require_stage_open_for_a_round, stage_game_words, stage_rows
 from .standings import standings_recompute
 
@@ -244,6 +246,11 @@ def _draw(
     if method == Round.Method.SWISS:
         ranked = _ranked_in_stage(stage, active) or ranked_players(tournament, active)
         return seat_swiss(ranked, history, tournament.table_size, seed, **wishes)
+    if method in SEEDED_METHODS:
+        ranked = seeded_order(stage, active) or ranked_players(tournament, active)
+        dealt = seat_seeded(ranked, tournament.table_size, method)  # type: ignore[arg-type]
+        tables = [tuple(t) for t in place_fixed(dealt, wishes["fixed"])]
+        return Seating(tables, seed, method, quality(tables, history, clubs=clubs))
     planned = _planned(tournament, number, list(active), history, seed)
     tables = [tuple(t) for t in place_fixed(planned.tables, wishes["fixed"])]
     return Seating(tables, planned.seed, "plan", quality(tables, history, clubs=clubs))
@@ -368,7 +375,7 @@ def round_draw(
     *,
     tournament: Tournament,
     by: User,
-    method: str = Round.Method.MANUAL,
+    method: str | None = Round.Method.MANUAL,
     tables: object = None,
     seed: object = None,
     number: object = None,
@@ -391,6 +398,7 @@ def round_draw(
         require_open(tournament)
         number = _next_number(tournament, number)
         target = _round_stage(tournament, stage)
+        method = method_or_stage_default(method, target)
         seating = _seating(tournament, method, number, tables, seed, target)
         preview = _preview(tournament, number, seating, target)
         transaction.set_rollback(True)
@@ -402,7 +410,7 @@ def round_open(
     *,
     tournament: Tournament,
     by: User,
-    method: str = Round.Method.MANUAL,
+    method: str | None = Round.Method.MANUAL,
     tables: object = None,
     seed: object = None,
     number: object = None,
@@ -439,6 +447,8 @@ def round_open(
     tournament = lock_tournament(tournament)
     require(by, tournament, "organise")
     require_open(tournament)
+    if method is None or method == "":
+        method = method_or_stage_default(method, _round_stage(tournament, stage))
     returned = method != Round.Method.MANUAL and tables is not None and seed is not None
     if returned and number is None:
         raise RuleError("number", _("send the previewed draw back with its round number."))
@@ -458,7 +468,7 @@ def round_open(
         quality=_stored_quality(seating),
         created_by=signed_in_or_none(by),
     )
-    _seat(tournament, round_, seating.tables, by, stage_game)
+    _seat(tournament, round_, seating.tables, by, stage_game, stage)
     if stage is not None and stage.status == Stage.Status.UPCOMING:
         stage.status = Stage.Status.RUNNING
         stamp_history_user(stage, by).save(update_fields=["status"])
@@ -650,7 +660,11 @@ def _preview(
     tournament: Tournament, number: int, seating: Seating, stage: Stage | None = None
 ) -> DrawPreview:
     tables = [list(table) for table in seating.tables]
-    per_table = 1 if stage is not None and stage.one_game_rounds else tournament.games_per_table
+    per_table = (
+        1
+        if stage is not None and stage.one_game_rounds
+        else stage_games_per_table(tournament, stage)
+    )
     game = _stage_game(stage)
     sizes = [len(table) for table in tables]
     figures = _stored_quality(seating)
@@ -677,6 +691,7 @@ def _seat(
     tables: Sequence[Sequence[int]],
     by: User,
     stage_game: int = 0,
+    stage: Stage | None = None,
 ) -> None:
     """The round's tables, seats and games (each table's series; one game in a stage of
     one game per round, `stage_game` its number in the stage, for the starter)."""
@@ -686,7 +701,8 @@ def _seat(
             stamp_history_user(
                 Seat(table=table, round=round_, player_id=pid, position=position), by
             ).save()
-        games = 1 if stage_game else tournament.games_per_table or len(player_ids)
+        per_table = stage_games_per_table(tournament, stage)
+        games = 1 if stage_game else per_table or len(player_ids)
         if not stage_game:
             games = games_to_seat(tournament, games)
         first = max(stage_game, 1)

@@ -420,7 +420,11 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
         for row in rows
     ]
     if tournament.qualify_slots:
-        _mark_qualified(stored, {p[0] for p in players if p[10]}, tournament.qualify_slots)
+        _mark_qualified(
+            _slot_order(tournament, stored),
+            {p[0] for p in players if p[10]},
+            tournament.qualify_slots,
+        )
     version = tournament.results_version
     snapshot = Standings(
         tournament=tournament,
@@ -448,6 +452,25 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     return snapshot
 
 
+def _slot_order(tournament: Tournament, rows: list[dict]) -> list[dict]:
+    """The rows in the order the qualification slots follow: a named stage's order once
+    it is closed (`Stage.final_order`), its players first, then everyone else in the
+    tournament's order, ranked on after them; else the tournament's standings. The rows
+    are the stored ones (marking them marks the snapshot)."""
+    stage = tournament.qualify_stage if tournament.qualify_stage_id is not None else None
+    if stage is None or not stage.final_order:
+        return rows
+    by_player = {row["player"]["id"]: row for row in rows}
+    placed = {player: rank for rank, player in stage.final_order if player in by_player}
+    ordered: list[dict] = []
+    for player in sorted(placed, key=lambda p: placed[p]):
+        ordered.append({**by_player[player], "rank": placed[player], "_row": by_player[player]})
+    rest = [row for row in rows if row["player"]["id"] not in placed]
+    offset = len(placed)
+    ordered += [{**row, "rank": offset + row["rank"], "_row": row} for row in rest]
+    return ordered
+
+
 def _mark_qualified(rows: list[dict], already: set[int], slots: int) -> None:
     """Say on each row whether the player takes one of the tournament's qualification
     slots (`scoring.qualification`: passed down past the already qualified, withdrawn
@@ -464,7 +487,7 @@ def _mark_qualified(rows: list[dict], already: set[int], slots: int) -> None:
     )
     taken = set(result.qualified)
     by_lot = set(result.tie.players) if result.tie else set()
-    for row in rows:
+    for row in [row.get("_row", row) for row in rows]:
         player = row["player"]["id"]
         row["qualified"] = player in taken
         if player in already:

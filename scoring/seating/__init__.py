@@ -43,7 +43,8 @@ Modules, each importing only those above it:
 * ``starters`` — starters balanced over a whole schedule, and the present starter of a
   game whose rotation's starter has left the table;
 * ``draw`` — table sizes, the random and Swiss draws, quality;
-* ``plan`` — planned schedules (designs + search + starters + the draw's seat order).
+* ``plan`` — planned schedules (designs + search + starters + the draw's seat order);
+* ``seeded`` — the seeded deals of a re-seated stage: ``alternating`` and ``snake``.
 
 Only stdlib and ``scoring.errors`` are imported: no Django, no app.
 """
