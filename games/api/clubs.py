@@ -315,6 +315,11 @@ class SeasonListView(APIView):
                 value={"name": "Spring 2026", "rule": {"rule": "best", "best": 6, "cap": 120}},
             ),
             OpenApiExample(
+                "Best 20 games of the year",
+                request_only=True,
+                value={"name": "League 2026", "rule": {"rule": "best_games", "best": 20}},
+            ),
+            OpenApiExample(
                 "Season",
                 response_only=True,
                 value={
@@ -324,7 +329,9 @@ class SeasonListView(APIView):
                 },
             ),
         ],
-        description="The club's organisers only. Its tournaments are totalled by `rule`.",
+        description="The club's organisers only. Its tournaments are totalled by `rule`: "
+        "`sum`, `best` (the best N events), `places` (points by place) or `best_games` (the "
+        "best N game scores of the whole season, whichever events they came from; no `cap`).",
         request=SeasonIn,
         responses={201: SeasonOut, **errors(400, 401, 403, 404)},
     )
