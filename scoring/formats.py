@@ -180,7 +180,7 @@ CATALOGUE: tuple[Format, ...] = (
             "a Juniors division with its own prizes."
         ),
         source=gettext_noop(
-            "A German city championship's published format (4 rounds × 4 games, placement "
+            "A German city championship's published format (4 rounds x 4 games, placement "
             "points 4-3-1-0, a juniors ranking), as surveyed for Rummitab."
         ),
         rules=MappingProxyType({"placement_points": PLACEMENT_4310}),
@@ -267,7 +267,7 @@ CATALOGUE: tuple[Format, ...] = (
             "passed down past players already qualified."
         ),
         source=gettext_noop(
-            "A Polish qualifying tournament's format (4 rounds × 4 games and a final, "
+            "A Polish qualifying tournament's format (4 rounds x 4 games and a final, "
             "qualification slots passing down), as surveyed for Rummitab; 2 slots and the "
             "half carry are chosen here."
         ),

@@ -188,7 +188,7 @@ def test_german_city_championship(played):
 
 def test_dutch_championship(played):
     tournament, seen = played("dutch-championship")
-    qualification, final = stages(tournament)
+    _qualification, final = stages(tournament)
     cut = seen["previews"][1]
     assert numbers(cut.entrants) == [row.player.number for row in cut.rows[:8]]  # the top 8
     assert len(cut.entrants) == 8 and 1 in numbers(cut.entrants)
@@ -202,7 +202,7 @@ def test_dutch_championship(played):
 
 def test_japanese_championship(played):
     tournament, seen = played("japanese-championship")
-    qualification, semi, final = stages(tournament)
+    _qualification, _semi, final = stages(tournament)
     assert len(seen["rounds"][2]) == 4  # re-seated every game: 4 rounds of 1 game
     assert {r.method for r in seen["rounds"][2]} == {"snake"}
     first_semi = seen["rounds"][2][0]
@@ -244,7 +244,7 @@ def test_polish_qualifier_slots_follow_the_final_and_pass_down(alice, played):
 
 def test_belgian_open(played):
     tournament, seen = played("belgian-open")
-    qualification, semis, final = stages(tournament)
+    _qualification, _semis, final = stages(tournament)
     games = [{t.games.count() for t in seen["rounds"][n][0].tables.all()} for n in (1, 2, 3)]
     assert games == [{3}, {2}, {1}]  # 3 -> 2 -> 1 games per table
     semi_round = seen["rounds"][2][0]

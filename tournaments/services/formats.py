@@ -56,7 +56,7 @@ def format_named(key: object) -> Format:
 def tournament_from_format(
     *,
     by: User,
-    format: object,  # noqa: A002 - the API's and the form's field name
+    format: object,
     name: str | None = None,
     slug: str | None = None,
     starts_on: date | None = None,
