@@ -6,7 +6,7 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 from config.api_schema import SchemaView
 from config.auth_api import TokenView
 from games.api import clubs, event_files, games, rounds, stages, standings, withdrawals
-from tournaments.api import checkin, divisions, players, tournaments, webhooks
+from tournaments.api import checkin, divisions, formats, players, tournaments, webhooks
 
 
 class IdConverter:
@@ -58,6 +58,8 @@ urlpatterns = [
     # as the Content-Security-Policy wants; templates/drf_spectacular/ drops the <style>.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("tournaments/", tournaments.TournamentListView.as_view(), name="api-tournaments"),
+    path("formats/", formats.FormatListView.as_view(), name="api-formats"),
+    path("formats/tournament/", formats.FromFormatView.as_view(), name="api-from-format"),
     path(T, tournaments.TournamentDetailView.as_view(), name="api-tournament"),
     path(T + "staff/", tournaments.StaffView.as_view(), name="api-staff"),
     path(T + "webhooks/", webhooks.WebhookListView.as_view(), name="api-webhooks"),

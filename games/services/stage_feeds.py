@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.i18n import isolate
 from scoring.stage_graph import Feed, FeedResult, carry, feed
@@ -50,6 +51,13 @@ class FeedPreview:
     @property
     def entrants(self) -> list[Player]:
         return [self.players[p] for p in self.result.entrants]
+
+    @property
+    def words(self) -> str:
+        """The entry rule and carry-over in words: "places 9 to 16, carry-over half"."""
+        return _("{entry}, {carry}").format(
+            entry=entry_words(self.stage), carry=carry_words(self.stage)
+        )
 
     @property
     def tie(self) -> str:
@@ -142,3 +150,38 @@ def commit_feeds(previews: Sequence[FeedPreview], rows: Sequence[StageRow]) -> N
         for p in previews
         for player in p.result.entrants
     )
+
+
+def entry_words(stage: Stage) -> str:
+    """A stage's entry rule in words, as the pages say it."""
+    entry = stage.entry
+    if entry == Stage.Entry.RANKS:
+        return _("places {first} to {last}").format(first=stage.rank_from, last=stage.rank_to)
+    if entry == Stage.Entry.TABLES:
+        words = ngettext(
+            "the top {count} of each table", "the top {count} of each table", stage.table_top or 1
+        ).format(count=stage.table_top)
+        if stage.best_losers:
+            words += " " + ngettext(
+                "and the best loser", "and the {count} best losers", stage.best_losers
+            ).format(count=stage.best_losers)
+        return words
+    if entry == Stage.Entry.DIVISION:
+        return _("every player of {division}").format(
+            division=stage.division.name if stage.division else ""
+        )
+    if entry == Stage.Entry.MANUAL:
+        return _("named by hand")
+    if stage.cut_min_score is not None:
+        return _("{score} points or more").format(score=stage.cut_min_score)
+    return _("top {top}").format(top=stage.cut_top)
+
+
+def carry_words(stage: Stage) -> str:
+    if stage.carry_over == Stage.CarryOver.ALL:
+        return _("carry-over all")
+    if stage.carry_over == Stage.CarryOver.HALF:
+        if stage.carry_rounding == Stage.CarryRounding.HALF_UP:
+            return _("carry-over half, rounded up")
+        return _("carry-over half")
+    return _("carry-over none")

@@ -17,10 +17,11 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 from scoring.standings import METRICS
-from tournaments.forms import SideEventForm, StageForm
+from tournaments.forms import SideEventForm
 from tournaments.models import Stage, Tournament
 from tournaments.selectors import division_members, divisions_list
 from tournaments.services.stages import stage_create
+from tournaments.stage_graph_form import StageGraphForm
 from tournaments.web import add_rule_errors, tournament_context, tournament_page, whole_number
 
 from ..services.stages import (
@@ -168,7 +169,11 @@ def stage_close_view(
 @tournament_page("organise")
 def stage_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Add the next stage; a refusal is shown beside the field it names, nothing saved."""
-    form = StageForm(request.POST or None, divisions=divisions_list(tournament))
+    form = StageGraphForm(
+        request.POST or None,
+        divisions=divisions_list(tournament),
+        stages=list(tournament.stages.order_by("number")),
+    )
     if request.method == "POST" and form.is_valid():
         try:
             stage = stage_create(tournament=tournament, by=request.user, **form.values())
