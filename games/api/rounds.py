@@ -103,8 +103,11 @@ class RoundOut(serializers.Serializer):
 class RoundIn(StrictInput):
     method = StrictChoiceField(
         choices=Round.Method.choices,
+        required=False,
         help_text="`manual` (give `tables`), `random` (fewest repeat meetings), `swiss` "
-        "(by current standings) or `plan` (a planned schedule).",
+        "(by current standings), `plan` (a planned schedule), `alternating` or `snake` (the "
+        "stage's seeds dealt round the tables). Left out: the round's stage's `seating` "
+        "(else `manual`).",
     )
     tables = RawJSONField(schema=TABLES_SCHEMA, required=False, allow_null=True)
     seed = StrictIntegerField(
@@ -421,7 +424,7 @@ class RoundListView(TournamentScoped, ListAPIView):
             preview = services.round_draw(
                 tournament=tournament,
                 by=request.user,
-                method=data["method"],
+                method=data.get("method"),
                 tables=data.get("tables"),
                 **extra,
             )
@@ -429,7 +432,7 @@ class RoundListView(TournamentScoped, ListAPIView):
         round_ = services.round_open(
             tournament=tournament,
             by=request.user,
-            method=data["method"],
+            method=data.get("method"),
             tables=data.get("tables"),
             open_anyway=data["open_anyway"],
             **extra,
