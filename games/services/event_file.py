@@ -332,6 +332,7 @@ def _stages_out(
             "rounds_planned": stage.rounds_planned,
             **{field: getattr(stage, field) for field in STAGE_GRAPH_FIELDS},
             "source": None if stage.source is None else stage.source.number,
+            "final_order": [[rank, number[player]] for rank, player in stage.final_order],
             "status": stage.status,
             "side_of": None if stage.side_of is None else stage.side_of.number,
             "division": division.get(stage.division_id),
@@ -654,6 +655,8 @@ class _References:
                     )
                 )
             self._stage_division(stage, side, (*path, "division"))
+            for o, (_rank, player) in enumerate(stage.get("final_order") or []):
+                self._known(player, (*path, "final_order", o))
             entered: set[int] = set()
             for e, entry in enumerate(stage["entries"]):
                 where = (*path, "entries", e, "player")
@@ -996,6 +999,9 @@ def _stages_in(
             rounds_planned=row.get("rounds_planned"),
             **{field: row[field] for field in STAGE_FIELDS},
             **{f: row.get(f, d) for f, d in STAGE_GRAPH_FIELDS.items()},
+            final_order=[
+                [rank, players[player].pk] for rank, player in row.get("final_order") or []
+            ],
         )
         if not built.entry and built.number > 1 and built.kind != Stage.Kind.SIDE:
             built.entry = "top" if built.cut_top is not None else "min_score"

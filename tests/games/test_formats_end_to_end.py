@@ -120,7 +120,7 @@ def final_ranks(stage: Stage) -> list[int]:
 
 
 @pytest.fixture
-def played(alice):
+def play_format(alice):
     """Play a whole format: every stage in turn, each closed with its cut."""
 
     def play(key: str, players: int | None = None) -> tuple[Tournament, dict]:
@@ -153,8 +153,8 @@ def test_the_catalogue_has_the_ten_formats():
     assert all(f.description and f.source for f in CATALOGUE)
 
 
-def test_club_evening(played):
-    tournament, seen = played("club-evening")
+def test_club_evening(play_format):
+    tournament, seen = play_format("club-evening")
     assert len(seen["rounds"][1]) == 3
     assert {r.method for r in seen["rounds"][1]} == {"random"}
     rows = standings_recompute(tournament_id=tournament.pk).rows
@@ -162,8 +162,8 @@ def test_club_evening(played):
     assert rows[0]["metrics"]["games_won"] == 3 * 4  # 3 rounds of a series of 4
 
 
-def test_swiss_saturday(played):
-    tournament, seen = played("swiss-saturday")
+def test_swiss_saturday(play_format):
+    tournament, seen = play_format("swiss-saturday")
     assert [r.method for r in seen["rounds"][1]] == ["swiss"] * 5
     # Each Swiss round keeps its tables' rank spreads (how far apart in the standings
     # the players at one table were).
@@ -172,8 +172,8 @@ def test_swiss_saturday(played):
     assert rows[0]["player"]["number"] == 1
 
 
-def test_german_city_championship(played):
-    tournament, seen = played("german-city")
+def test_german_city_championship(play_format):
+    tournament, seen = play_format("german-city")
     rounds = seen["rounds"][1]
     assert len(rounds) == 4
     assert {r.tables.first().games.count() for r in rounds} == {4}  # 4 games per table
@@ -186,8 +186,8 @@ def test_german_city_championship(played):
     assert set(juniors.players.values_list("number", flat=True)) == {3, 6, 9, 12}
 
 
-def test_dutch_championship(played):
-    tournament, seen = played("dutch-championship")
+def test_dutch_championship(play_format):
+    tournament, seen = play_format("dutch-championship")
     _qualification, final = stages(tournament)
     cut = seen["previews"][1]
     assert numbers(cut.entrants) == [row.player.number for row in cut.rows[:8]]  # the top 8
@@ -200,8 +200,8 @@ def test_dutch_championship(played):
     assert all(table.games.count() == 1 for r in seen["rounds"][2] for table in r.tables.all())
 
 
-def test_japanese_championship(played):
-    tournament, seen = played("japanese-championship")
+def test_japanese_championship(play_format):
+    tournament, seen = play_format("japanese-championship")
     _qualification, _semi, final = stages(tournament)
     assert len(seen["rounds"][2]) == 4  # re-seated every game: 4 rounds of 1 game
     assert {r.method for r in seen["rounds"][2]} == {"snake"}
@@ -223,7 +223,7 @@ def test_japanese_championship(played):
     assert final_ranks(final)[0] == 1
 
 
-def test_polish_qualifier_slots_follow_the_final_and_pass_down(alice, played):
+def test_polish_qualifier_slots_follow_the_final_and_pass_down(alice, play_format):
     tournament = setup("polish-qualifier", alice)
     qualification, final = stages(tournament)
     # The favourite already holds a place in the national final: their slot passes down.
@@ -246,8 +246,8 @@ def test_polish_qualifier_slots_follow_the_final_and_pass_down(alice, played):
     assert preview.next_stage is None
 
 
-def test_belgian_open(played):
-    tournament, seen = played("belgian-open")
+def test_belgian_open(play_format):
+    tournament, seen = play_format("belgian-open")
     _qualification, _semis, final = stages(tournament)
     games = [{t.games.count() for t in seen["rounds"][n][0].tables.all()} for n in (1, 2, 3)]
     assert games == [{3}, {2}, {1}]  # 3 -> 2 -> 1 games per table
@@ -264,8 +264,8 @@ def test_belgian_open(played):
     assert final_ranks(final)[0] == 1
 
 
-def test_us_senior_games_table_winners_advance(played):
-    tournament, seen = played("us-senior-games")
+def test_us_senior_games_table_winners_advance(play_format):
+    tournament, seen = play_format("us-senior-games")
     preliminary = seen["rounds"][1][0]
     sizes = sorted(t.seats.count() for t in preliminary.tables.all())
     assert sizes == [3, 3, 4, 4]  # 14 players at tables of 3 or 4
@@ -279,8 +279,8 @@ def test_us_senior_games_table_winners_advance(played):
     assert final_ranks(final)[0] == 1
 
 
-def test_target_club_night(played):
-    tournament, seen = played("target-club-night")
+def test_target_club_night(play_format):
+    tournament, seen = play_format("target-club-night")
     assert tournament.target_score == 100 and tournament.target_games_cap == 6
     rows = standings_recompute(tournament_id=tournament.pk).rows
     assert rows[0]["player"]["number"] == 1

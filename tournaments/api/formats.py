@@ -16,7 +16,7 @@ from scoring.formats import CATALOGUE, Format
 
 from ..models import Club
 from ..services.formats import tournament_from_format
-from .common import StrictCharField, StrictInput, errors, valid
+from .common import StrictCharField, StrictDateField, StrictInput, errors, valid
 from .tournaments import TournamentOut
 
 
@@ -111,7 +111,7 @@ class FromFormatIn(StrictInput):
     format = StrictCharField(help_text="A format's key (GET formats/).")
     name = StrictCharField(required=False, help_text="Left out: the format's name.")
     slug = StrictCharField(required=False)
-    starts_on = serializers.DateField(required=False, allow_null=True)
+    starts_on = StrictDateField(required=False, allow_null=True)
     club = StrictCharField(
         required=False,
         help_text="A club's slug, for a format with a season rule: the tournament is held in "
