@@ -107,7 +107,7 @@ class RoundIn(StrictInput):
         help_text="`manual` (give `tables`), `random` (fewest repeat meetings), `swiss` "
         "(by current standings), `plan` (a planned schedule), `alternating` or `snake` (the "
         "stage's seeds dealt round the tables). Left out: the round's stage's `seating` "
-        "(else `manual`).",
+        "(without one, a 400 naming `method`).",
     )
     tables = RawJSONField(schema=TABLES_SCHEMA, required=False, allow_null=True)
     seed = StrictIntegerField(

@@ -8,7 +8,8 @@ Rules decided here (the rules are silent; docs/rules/decisions.md, "Stages as a 
   standings (before any result: by strength, then start number — as Swiss does).
 * A stage's `seating` is the method its rounds are drawn by when the organiser names
   none (the open-round form offers it first; the API may leave `method` out). A method
-  named is used as named: the organiser's choice beats the stage's.
+  named is used as named: the organiser's choice beats the stage's. No method and no
+  stage seating: 400 naming `method`, as before.
 * A stage's `games_per_table` replaces the tournament's for that stage's rounds (a
   stage of one game per round still plays one).
 """
@@ -48,8 +49,8 @@ def stage_games_per_table(tournament: Tournament, stage: Stage | None) -> int | 
 
 
 def method_or_stage_default(method: object, stage: Stage | None) -> object:
-    """The method named, or the stage's `seating` when none is named (else manual, as
-    before stages had one)."""
+    """The method named, or the stage's `seating` when none is named (else None: the
+    method is missing, a 400 naming `method` as before stages had a seating)."""
     if method is None or method == "":
-        return stage.seating if stage is not None and stage.seating else "manual"
+        return stage.seating if stage is not None and stage.seating else None
     return method
