@@ -92,12 +92,14 @@ test: $(DEV_STAMP)
 	$(BIN)/python -m pytest
 	$(MAKE) lint
 
-# Style, complexity (ruff), the layer contracts (import-linter) and the pure engine's types.
+# Style, complexity (ruff), the layer contracts (import-linter), the pure engine's types and
+# the templates' djLint rules ([tool.djlint] in pyproject.toml).
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy scoring
+	$(BIN)/djlint --lint templates
 	$(MKDOCS) build --strict --quiet
 
 # The documentation (docs/, mkdocs.yml) built into build/docs/, which the site serves at

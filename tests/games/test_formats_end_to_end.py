@@ -19,7 +19,8 @@ from games.services.stages import stage_close, stage_cut_preview, stage_race, st
 from games.services.standings import standings_recompute
 from scoring.formats import CATALOGUE
 from tournaments.models import Club, Member, Player, Round, Stage, Tournament
-from tournaments.services.clubs import club_create, name_matches, players_link_matches
+from tournaments.selectors import name_matches
+from tournaments.services.clubs import club_create, players_link_matches
 from tournaments.services.formats import tournament_from_format
 from tournaments.services.players import player_register
 

@@ -17,22 +17,22 @@ from scoring.formats import CATALOGUE, Format
 from ..models import Club
 from ..services.formats import tournament_from_format
 from .common import StrictCharField, StrictDateField, StrictInput, errors, valid
-from .tournaments import TournamentOut
+from .tournaments import TournamentOutSerializer
 
 
-class FormatStageOut(serializers.Serializer):
+class FormatStageOutSerializer(serializers.Serializer):
     name = serializers.CharField()
     settings = serializers.DictField(help_text="The stage's settings as `stages/` takes them.")
 
 
-class FormatOut(serializers.Serializer):
+class FormatOutSerializer(serializers.Serializer):
     key = serializers.CharField()
     name = serializers.CharField()
     description = serializers.CharField()
     source = serializers.CharField(help_text="Where the format comes from.")
     tournament = serializers.DictField(help_text="The tournament settings it sets.")
     divisions = serializers.ListField(child=serializers.CharField())
-    stages = FormatStageOut(many=True)
+    stages = FormatStageOutSerializer(many=True)
     qualify_slots = serializers.IntegerField(allow_null=True)
     qualify_event = serializers.CharField(allow_blank=True)
     qualify_stage = serializers.IntegerField(allow_null=True)
@@ -100,14 +100,14 @@ class FormatListView(APIView):
         description="The catalogue of ready formats, in order: each with a short description, "
         "its source and every setting it gives the tournament and its stages. Anyone may "
         "read it.",
-        responses={200: FormatOut(many=True)},
+        responses={200: FormatOutSerializer(many=True)},
         examples=[OpenApiExample("Formats", value=FORMAT_EXAMPLE, response_only=True)],
     )
     def get(self, request: Any) -> Response:
-        return Response(FormatOut([format_out(f) for f in CATALOGUE], many=True).data)
+        return Response(FormatOutSerializer([format_out(f) for f in CATALOGUE], many=True).data)
 
 
-class FromFormatIn(StrictInput):
+class FromFormatInSerializer(StrictInput):
     format = StrictCharField(help_text="A format's key (GET formats/).")
     name = StrictCharField(required=False, help_text="Left out: the format's name.")
     slug = StrictCharField(required=False)
@@ -128,8 +128,8 @@ class FromFormatView(APIView):
         "divisions and its stages (upcoming, ready to seat once players are registered); "
         "the user organises it. A key not in the catalogue is a 400 naming `format`; "
         "nothing is saved on any refusal.",
-        request=FromFormatIn,
-        responses={201: TournamentOut, **errors(400, 401, 403, 404)},
+        request=FromFormatInSerializer,
+        responses={201: TournamentOutSerializer, **errors(400, 401, 403, 404)},
         examples=[
             OpenApiExample(
                 "Belgian open",
@@ -139,7 +139,7 @@ class FromFormatView(APIView):
         ],
     )
     def post(self, request: Any) -> Response:
-        data = valid(FromFormatIn, request.data)
+        data = valid(FromFormatInSerializer, request.data)
         club = get_object_or_404(Club, slug=data["club"]) if data.get("club") else None
         tournament = tournament_from_format(
             by=request.user,
@@ -149,4 +149,4 @@ class FromFormatView(APIView):
             starts_on=data.get("starts_on"),
             club=club,
         )
-        return Response(TournamentOut(tournament).data, status=status.HTTP_201_CREATED)
+        return Response(TournamentOutSerializer(tournament).data, status=status.HTTP_201_CREATED)

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from scoring.errors import RuleError
 from scoring.formats import CATALOGUE
 
-from ..format_form import FormatForm
+from ..forms.formats import FormatForm
 from ..models import Club
 from ..services.formats import tournament_from_format
 from ..web import add_rule_errors

@@ -12,8 +12,8 @@ from django.utils.translation import gettext_lazy
 
 from scoring.formats import CATALOGUE
 
-from .models import Club
-from .web import PageForm
+from ..models import Club
+from ..web import PageForm
 
 
 def _format_choices() -> list[tuple[str, str]]:

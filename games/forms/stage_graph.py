@@ -9,9 +9,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy
 
-from .forms import StageForm
-from .models import Stage
-from .web import WholeNumberField
+from tournaments.models import Stage
+from tournaments.web import WholeNumberField
+
+from .stages import StageForm
 
 GRAPH_FORM_FIELDS = (
     "source",
