@@ -10,7 +10,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.models import Game
-from games.services.event_file import event_file_export, event_file_import
+from games.services.event_file.export import event_file_export
+from games.services.event_file.load import event_file_import
 from games.services.results import result_submit
 from games.services.rounds import round_open
 from games.services.stage_entrants import stage_entrants_set
