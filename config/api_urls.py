@@ -7,7 +7,16 @@ from config.api_schema import SchemaView
 from config.auth_api import TokenView
 from games.api import clubs as club_reads
 from games.api import event_files, games, rounds, stages, standings, withdrawals
-from tournaments.api import checkin, clubs, divisions, players, staff, tournaments, webhooks
+from tournaments.api import (
+    checkin,
+    clubs,
+    divisions,
+    formats,
+    players,
+    staff,
+    tournaments,
+    webhooks,
+)
 
 T = "tournaments/<slug:slug>/"
 
@@ -43,6 +52,8 @@ urlpatterns = [
     # as the Content-Security-Policy wants; templates/drf_spectacular/ drops the <style>.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("tournaments/", tournaments.TournamentListView.as_view(), name="api-tournaments"),
+    path("formats/", formats.FormatListView.as_view(), name="api-formats"),
+    path("formats/tournament/", formats.FromFormatView.as_view(), name="api-from-format"),
     path(T, tournaments.TournamentDetailView.as_view(), name="api-tournament"),
     path(T + "staff/", staff.StaffView.as_view(), name="api-staff"),
     path(T + "webhooks/", webhooks.WebhookListView.as_view(), name="api-webhooks"),
@@ -96,6 +107,11 @@ urlpatterns = [
     ),
     path(T + "stages/<id:number>/cut/", stages.StageCutView.as_view(), name="api-stage-cut"),
     path(T + "stages/<id:number>/side/", stages.StageSideView.as_view(), name="api-stage-side"),
+    path(
+        T + "stages/<id:number>/entrants/",
+        stages.StageEntrantsView.as_view(),
+        name="api-stage-entrants",
+    ),
     path(T + "standings/", standings.StandingsView.as_view(), name="api-standings"),
     path(T + "event-file/", event_files.EventFileView.as_view(), name="api-event-file"),
     path(T + "club/", clubs.TournamentClubView.as_view(), name="api-tournament-club"),

@@ -193,6 +193,15 @@ STAGE_EXAMPLE = {
     "rounds_planned": 3,
     "side_of": None,
     "division": None,
+    "source": 1,
+    "entry": "top",
+    "rank_from": None,
+    "rank_to": None,
+    "table_top": None,
+    "best_losers": 0,
+    "carry_rounding": "toward_zero",
+    "games_per_table": None,
+    "seating": "",
 }
 
 ROW_EXAMPLE = {
@@ -210,6 +219,16 @@ CUT_EXAMPLE = {
     "eliminated": [{"id": 12, "number": 2, "name": "Ben Cohen", "status": "active"}],
     "carried": {"11": 40},
     "tie": "",
+    "feeds": [
+        {
+            "stage": 2,
+            "entry": "top",
+            "entrants": [11],
+            "table_winners": [],
+            "carried": {"11": 40},
+            "tie": "",
+        }
+    ],
     "committed": False,
     "commit": {"expected_entrants": [11]},
 }

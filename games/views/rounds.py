@@ -35,7 +35,7 @@ from django.views.decorators.http import require_POST, require_safe
 from scoring.errors import RuleError
 from scoring.seating.words import PER_GAME_HINT, quality_sentences
 from tournaments.models import Round, Tournament
-from tournaments.selectors import checkin_list
+from tournaments.selectors import checkin_list, open_stages
 from tournaments.services.table_links import table_links_revoke as revoke_links
 from tournaments.web import (
     add_rule_errors,
@@ -157,9 +157,12 @@ def round_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     action = request.POST.get("action", "preview") if request.method == "POST" else None
     if action in ("redraw", "swap", "open"):
         return _on_preview(request, tournament, action)
-    form = RoundOpenForm(
-        request.POST or None, tournament=tournament, initial={"number": next_number}
-    )
+    initial: dict[str, object] = {"number": next_number}
+    # The one open stage's own seating is offered first (a method named wins).
+    open_now = open_stages(tournament)
+    if len(open_now) == 1 and open_now[0].seating:
+        initial["method"] = open_now[0].seating
+    form = RoundOpenForm(request.POST or None, tournament=tournament, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             preview = drawing.round_draw(

@@ -19,7 +19,15 @@ from tournaments.models import Absence, Player, Stage, StageEntry, Tournament
 from ...models import Extension, Game, Penalty, RackEntry, Result, Seat, Table
 from ..stages import StageRow, stage_rows
 from ..standings import standings_recompute
-from .schema import FORMAT, FORMAT_VERSION, GENERATOR, RACK_FIELDS, STAGE_FIELDS, TOURNAMENT_FIELDS
+from .schema import (
+    FORMAT,
+    FORMAT_VERSION,
+    GENERATOR,
+    RACK_FIELDS,
+    STAGE_FIELDS,
+    STAGE_GRAPH_FIELDS,
+    TOURNAMENT_FIELDS,
+)
 
 
 def _when(value: datetime | None) -> str | None:
@@ -51,7 +59,9 @@ def event_file_export(tournament: Tournament) -> dict[str, Any]:
         else []
     ):
         in_divisions[player_id].append(slug[division_id])
-    stages = list(tournament.stages.select_related("side_of", "tournament").order_by("number"))
+    stages = list(
+        tournament.stages.select_related("side_of", "source", "tournament").order_by("number")
+    )
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -97,6 +107,9 @@ def _tournament_out(tournament: Tournament) -> dict[str, Any]:
         "club": None if club is None else {"slug": club.slug, "name": club.name},
         "qualify_slots": tournament.qualify_slots,
         "qualify_event": tournament.qualify_event,
+        "qualify_stage": None
+        if tournament.qualify_stage is None
+        else tournament.qualify_stage.number,
     }
 
 
@@ -144,6 +157,9 @@ def _stages_out(
             "number": stage.number,
             **{field: getattr(stage, field) for field in STAGE_FIELDS},
             "rounds_planned": stage.rounds_planned,
+            **{field: getattr(stage, field) for field in STAGE_GRAPH_FIELDS},
+            "source": None if stage.source is None else stage.source.number,
+            "final_order": [[rank, number[player]] for rank, player in stage.final_order],
             "status": stage.status,
             "side_of": None if stage.side_of is None else stage.side_of.number,
             "division": division.get(stage.division_id),
