@@ -119,6 +119,10 @@ class Member(models.Model):
     name = models.CharField(max_length=100)
     code = models.CharField(max_length=30, blank=True)
     joined_on = models.DateField(null=True, blank=True)
+    # The same player at every club (`tournaments.person_model`).
+    person = models.ForeignKey(
+        "Person", null=True, blank=True, on_delete=models.PROTECT, related_name="memberships"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     history = HistoricalRecords()
@@ -404,6 +408,9 @@ class Player(models.Model):
     member = models.ForeignKey(
         Member, null=True, blank=True, on_delete=models.PROTECT, related_name="players"
     )
+    person = models.ForeignKey(
+        "Person", null=True, blank=True, on_delete=models.PROTECT, related_name="players"
+    )
     fixed_table = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
@@ -434,6 +441,11 @@ class Player(models.Model):
                 fields=["tournament", "member"],
                 condition=Q(member__isnull=False),
                 name="one_player_per_member",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "person"],
+                condition=Q(person__isnull=False),
+                name="one_player_per_person",
             ),
             models.CheckConstraint(
                 condition=Q(fixed_table__isnull=True) | Q(fixed_table__gte=1),
@@ -802,3 +814,7 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} to {self.webhook.url}: {self.status}"
+
+
+# Defined beside, registered here (the app's models module imports every model).
+from .person_model import Person as Person  # noqa: E402
