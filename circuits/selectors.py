@@ -32,7 +32,16 @@ def circuit_calendar(circuit: Circuit) -> list[CircuitEvent]:
 
 
 def calendar_tournaments(circuit: Circuit) -> list[Tournament]:
-    return [e.tournament for e in circuit_calendar(circuit)]
+    """The calendar's tournaments with their rounds (the feed lists the rounds opened)."""
+    return list(
+        Tournament.objects.filter(
+            circuit_events__circuit=circuit,
+            circuit_events__status=CircuitEvent.Status.APPROVED,
+            public=True,
+        )
+        .prefetch_related("rounds")
+        .order_by(F("starts_on").asc(nulls_last=True), "pk")
+    )
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ def people_found(query: str) -> QuerySet[Person]:
     """People whose name contains `query` (any case) or whose federation id is `query`,
     merged duplicates left out, by name."""
     query = query.strip()
-    people = Person.objects.filter(merged_into__isnull=True).prefetch_related("memberships")
+    people = Person.objects.filter(merged_into__isnull=True).prefetch_related("memberships__club")
     if not query:
         return people.none()
     return people.filter(Q(name__icontains=query) | Q(federation_id=query)).order_by("name", "pk")[

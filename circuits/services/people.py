@@ -43,14 +43,19 @@ def _check_pair(keep: Person, duplicate: Person) -> None:
         raise RuleError("federation_id", _("two federation ids: these are two people."))
 
 
-def _drop_open_final_entries(duplicate: Person) -> None:
-    """Entries the circuits made for the duplicate in a final still open go (the kept
-    person's entry stays; the next recompute re-seeds)."""
+def _final_entries_moved(keep: Person, duplicate: Person) -> None:
+    """Entries the circuits made for the duplicate in a final still open go with their
+    player (the recompute that follows enters the kept person); in a frozen final the
+    entry passes to the kept person (their two players there refuse the merge below)."""
     for entry in FinalEntry.objects.filter(person=duplicate).select_related("circuit__final"):
         final = entry.circuit.final
-        if final is not None and final_open(final) and entry.player_id is not None:
-            Player.objects.filter(pk=entry.player_id).delete()
-        entry.delete()
+        if final is not None and final_open(final):
+            if entry.player_id is not None:
+                Player.objects.filter(pk=entry.player_id).delete()
+            entry.delete()
+        elif not FinalEntry.objects.filter(circuit=entry.circuit, person=keep).exists():
+            entry.person = keep
+            entry.save(update_fields=["person"])
 
 
 @transaction.atomic
@@ -72,7 +77,7 @@ def person_merge(*, by: User, keep: Person, duplicate: Person) -> Person:
         and keep.federation_id != duplicate.federation_id
     ):
         raise RuleError("federation_id", _("two federation ids: these are two people."))
-    _drop_open_final_entries(duplicate)
+    _final_entries_moved(keep, duplicate)
     both = set(Player.objects.filter(person=keep).values_list("tournament_id", flat=True)) & set(
         Player.objects.filter(person=duplicate).values_list("tournament_id", flat=True)
     )

@@ -8,7 +8,8 @@ from games.models import Game
 from games.services.results import result_submit
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import rummikub_racks, seated
-from tournaments.services.clubs import tournament_hold_under
+from tournaments.models import Member
+from tournaments.services.clubs import player_link, tournament_hold_under
 from tournaments.services.people import player_person_link
 from tournaments.services.players import player_register
 from tournaments.services.tournaments import tournament_update
@@ -19,7 +20,8 @@ LOSERS = ("R1", "R5 B5", "R9 B9 K9")
 
 def qualifier(organiser, name, people, *, club=None, day=None, finish=True, unlinked=()):
     """A tournament of `people` (and `unlinked` names) who finish in that order: one table
-    of four per four entrants, seat 1 winning every game. People are linked to the players."""
+    of at most four, seat 1 winning every game. A person is linked to their player; a
+    club member (of the tournament's `club`) is linked as a member."""
     tournament = make_tournament(organiser, name=name, starts_on=day or date(2026, 3, 1))
     if club is not None:
         tournament = tournament_hold_under(tournament=tournament, by=organiser, club=club)
@@ -27,7 +29,9 @@ def qualifier(organiser, name, people, *, club=None, day=None, finish=True, unli
     for entrant in [*people, *unlinked]:
         label = entrant if isinstance(entrant, str) else entrant.name
         player = player_register(tournament=tournament, by=organiser, name=label)
-        if not isinstance(entrant, str):
+        if isinstance(entrant, Member):  # the player is the member's person
+            player_link(player=player, by=organiser, member=entrant)
+        elif not isinstance(entrant, str):
             player_person_link(player=player, by=organiser, person=entrant)
         players.append(player.pk)
     # One table, seat 1 winning every game: the field finishes in seat order.

@@ -1,0 +1,16 @@
+"""The circuit's public pages (`circuits.views.pages`)."""
+
+from django.urls import path
+
+from .views import pages
+
+C = "circuits/<slug:slug>/"
+
+urlpatterns = [
+    path("circuits/", pages.circuit_list, name="circuit-list"),
+    path(C, pages.circuit_ranking, name="circuit-ranking"),
+    path(C + "calendar/", pages.circuit_calendar_page, name="circuit-calendar"),
+    path(C + "calendar.ics", pages.circuit_calendar_feed, name="circuit-calendar-feed"),
+    path(C + "qualified/", pages.circuit_qualified, name="circuit-qualified"),
+    path(C + "people/<int:person_id>/", pages.circuit_person, name="circuit-person"),
+]
