@@ -46,6 +46,7 @@ EXCLUDED = {
 SUMMARY = {
     "backup": "MB: backup",
     "big_body": "-> 413",
+    "circuit": "one event finishing, ranking recomputed",
     "event_file": "same standings after the round trip: True",
     "move_to_postgresql": "move_to_postgresql:",
     "players_import": "queries per import",

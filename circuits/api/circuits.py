@@ -106,7 +106,7 @@ class CircuitListView(APIView):
     @extend_schema(
         tags=["circuits"],
         summary="List circuits",
-        examples=[OpenApiExample("Circuits", response_only=True, value=[CIRCUIT_EXAMPLE])],
+        examples=[OpenApiExample("Circuits", response_only=True, value=CIRCUIT_EXAMPLE)],
         description="Anyone, newest first.",
         responses={200: CircuitOut(many=True)},
     )

@@ -62,13 +62,14 @@ def final_sync(*, circuit: Circuit, snapshot: CircuitRanking) -> bool:
     )
     names = dict(Person.objects.filter(pk__in=list(wanted)).values_list("pk", "name"))
     number = final.players.aggregate(most=Max("number"))["most"] or 0
+    moved = []
     for person, q in sorted(wanted.items(), key=lambda item: item[1]["seed"]):
         event = event_of.get(q["event"]) if q["event"] else None
         entry = entries.get(person)
-        if entry is not None and person in wanted and entry.pk is not None:
+        if entry is not None:
             if (entry.seed, entry.route, entry.event_id) != (q["seed"], q["route"], event):
                 entry.seed, entry.route, entry.event_id = q["seed"], q["route"], event
-                entry.save(update_fields=["seed", "route", "event"])
+                moved.append(entry)
             continue
         player_id = registered.get(person)
         if player_id is None:
@@ -85,6 +86,8 @@ def final_sync(*, circuit: Circuit, snapshot: CircuitRanking) -> bool:
             event_id=event,
             player_id=player_id,
         )
+    # One query for every seed that moved (a recompute moves many at once).
+    FinalEntry.objects.bulk_update(moved, ["seed", "route", "event"])
     if changed:
         results_changed(final)
     return changed

@@ -77,6 +77,7 @@ from tournaments.events import results_changed
 from tournaments.models import (
     Absence,
     Division,
+    Person,
     Player,
     Round,
     StaffMember,
@@ -211,7 +212,7 @@ def event_file_export(tournament: Tournament) -> dict[str, Any]:
     current results version (computed and stored now if no snapshot has it yet)."""
     snapshot = standings_recompute(tournament_id=tournament.pk)
     assert snapshot is not None
-    players = list(tournament.players.select_related("member").order_by("pk"))
+    players = list(tournament.players.select_related("member__person", "person").order_by("pk"))
     number = {p.pk: p.number for p in players}
     lots = {row["player"]["id"]: row["metrics"]["lot"] for row in snapshot.rows}
     divisions = list(tournament.divisions.order_by("order", "name", "pk"))
@@ -290,7 +291,15 @@ def _player_out(player: Player, lot: int, divisions: list[str]) -> dict[str, Any
         "lot": lot,
         "divisions": divisions,
         "already_qualified": player.already_qualified,
+        "person": _person_out(player),
     }
+
+
+def _person_out(player: Player) -> dict[str, str] | None:
+    """The player's person (their own link, else their member's): name and federation id,
+    what any club may see of a person (`tournaments.person_model`)."""
+    person = player.person or (player.member.person if player.member else None)
+    return None if person is None else {"name": person.name, "federation_id": person.federation_id}
 
 
 def _standing_out(row: dict[str, Any]) -> dict[str, Any]:
@@ -905,9 +914,24 @@ def _divisions_in(tournament: Tournament, rows: list[dict[str, Any]]) -> dict[st
     return {d.slug: d for d in divisions}
 
 
+def _people_by_federation_id(rows: list[dict[str, Any]]) -> dict[str, int]:
+    """The persons of this site whose federation id a player of the file names (one query);
+    merged duplicates hold none."""
+    ids = {(row.get("person") or {}).get("federation_id", "") for row in rows} - {""}
+    return dict(Person.objects.filter(federation_id__in=ids).values_list("federation_id", "pk"))
+
+
+def _person_by_federation_id(row: dict[str, Any], people: dict[str, int]) -> int | None:
+    """A file's player is linked to a person here by federation id only, never by name;
+    a federation id two players of the file share links the first (a person plays once)."""
+    federation_id = (row.get("person") or {}).get("federation_id", "")
+    return people.pop(federation_id, None) if federation_id else None
+
+
 def _players_in(
     tournament: Tournament, rows: list[dict[str, Any]], divisions: dict[str, Division]
 ) -> dict[int, Player]:
+    people = _people_by_federation_id(rows)
     players = Player.objects.bulk_create(
         Player(
             tournament=tournament,
@@ -915,6 +939,7 @@ def _players_in(
             fixed_table=row["fixed_table"],
             joined_round=row["joined_round"],
             already_qualified=row.get("already_qualified", False),
+            person_id=_person_by_federation_id(row, people),
         )
         for row in rows
     )
