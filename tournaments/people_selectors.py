@@ -24,8 +24,3 @@ def people_found(query: str) -> QuerySet[Person]:
     return people.filter(Q(name__icontains=query) | Q(federation_id=query)).order_by("name", "pk")[
         :SEARCH_LIMIT
     ]
-
-
-def person_of_player(player_person: int | None, member_person: int | None) -> int | None:
-    """The person a player is: a direct link, else their member's."""
-    return player_person if player_person is not None else member_person

@@ -54,7 +54,7 @@ RULE_HELP = (
 )
 
 
-class EventOut(serializers.Serializer):
+class EventOutSerializer(serializers.Serializer):
     tournament = serializers.CharField(source="tournament.slug")
     name = serializers.CharField(source="tournament.name")
     starts_on = serializers.DateField(source="tournament.starts_on", allow_null=True)
@@ -66,7 +66,7 @@ class EventOut(serializers.Serializer):
     unlinked = serializers.IntegerField(help_text="Of them, linked to no person.")
 
 
-class CircuitOut(serializers.Serializer):
+class CircuitOutSerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.CharField()
     rule = serializers.JSONField(help_text=RULE_HELP)
@@ -85,13 +85,13 @@ CIRCUIT_EXAMPLE = {
 }
 
 
-class CircuitIn(StrictInput):
+class CircuitInSerializer(StrictInput):
     name = StrictCharField(max_length=max_length_of(Circuit, "name"))
     rule = RawJSONField(required=False, schema={"type": "object", "description": RULE_HELP})
     cutoff = StrictDateField(required=False, allow_null=True)
 
 
-class CircuitPatch(CircuitIn):
+class CircuitPatchSerializer(CircuitInSerializer):
     name = StrictCharField(max_length=max_length_of(Circuit, "name"), required=False)
     final = StrictCharField(
         required=False, allow_null=True, help_text="The final's tournament slug, or null."
@@ -108,10 +108,12 @@ class CircuitListView(APIView):
         summary="List circuits",
         examples=[OpenApiExample("Circuits", response_only=True, value=CIRCUIT_EXAMPLE)],
         description="Anyone, newest first.",
-        responses={200: CircuitOut(many=True)},
+        responses={200: CircuitOutSerializer(many=True)},
     )
     def get(self, request: Any) -> Response:
-        return Response(CircuitOut(circuits_listed().select_related("final"), many=True).data)
+        return Response(
+            CircuitOutSerializer(circuits_listed().select_related("final"), many=True).data
+        )
 
     @extend_schema(
         tags=["circuits"],
@@ -126,16 +128,18 @@ class CircuitListView(APIView):
         ],
         description="The site's administrators (superusers); the creator becomes its first "
         "administrator. Options left out take their defaults. " + RULE_HELP,
-        request=CircuitIn,
-        responses={201: CircuitOut, **errors(400, 401, 403)},
+        request=CircuitInSerializer,
+        responses={201: CircuitOutSerializer, **errors(400, 401, 403)},
     )
     def post(self, request: Any) -> Response:
-        circuit = services.circuit_create(by=request.user, **valid(CircuitIn, request.data))
-        return Response(CircuitOut(circuit).data, status=status.HTTP_201_CREATED)
+        circuit = services.circuit_create(
+            by=request.user, **valid(CircuitInSerializer, request.data)
+        )
+        return Response(CircuitOutSerializer(circuit).data, status=status.HTTP_201_CREATED)
 
 
-class CircuitDetailOut(CircuitOut):
-    events = EventOut(many=True)
+class CircuitDetailOutSerializer(CircuitOutSerializer):
+    events = EventOutSerializer(many=True)
 
 
 class CircuitDetailView(APIView):
@@ -164,7 +168,7 @@ class CircuitDetailView(APIView):
         ],
         description="Anyone: the approved events in date order (public tournaments); the "
         "administrators also see the proposed ones and private ones.",
-        responses={200: CircuitDetailOut, **errors(404)},
+        responses={200: CircuitDetailOutSerializer, **errors(404)},
     )
     def get(self, request: Any, slug: str) -> Response:
         circuit = _circuit(slug)
@@ -176,7 +180,11 @@ class CircuitDetailView(APIView):
             )
         else:
             events = circuit_calendar(circuit)
-        return Response(CircuitDetailOut({**CircuitOut(circuit).data, "events": events}).data)
+        return Response(
+            CircuitDetailOutSerializer(
+                {**CircuitOutSerializer(circuit).data, "events": events}
+            ).data
+        )
 
     @extend_schema(
         tags=["circuits"],
@@ -191,12 +199,12 @@ class CircuitDetailView(APIView):
         description="The circuit's administrators. `rule` options given replace those "
         "stored; the ranking is recomputed. The final must be a tournament the caller "
         "organises; its entry list is then written from the qualified list.",
-        request=CircuitPatch,
-        responses={200: CircuitOut, **errors(400, 401, 403, 404)},
+        request=CircuitPatchSerializer,
+        responses={200: CircuitOutSerializer, **errors(400, 401, 403, 404)},
     )
     def patch(self, request: Any, slug: str) -> Response:
         circuit = _circuit(slug)
-        changes = valid(CircuitPatch, request.data)
+        changes = valid(CircuitPatchSerializer, request.data)
         if "final" in changes:
             final_slug = changes["final"]
             changes["final"] = None
@@ -206,10 +214,10 @@ class CircuitDetailView(APIView):
                     raise serializers.ValidationError({"final": [_("No such tournament.")]})
                 changes["final"] = final
         circuit = services.circuit_update(circuit=circuit, by=request.user, **changes)
-        return Response(CircuitOut(circuit).data)
+        return Response(CircuitOutSerializer(circuit).data)
 
 
-class EventIn(StrictInput):
+class EventInSerializer(StrictInput):
     tournament = StrictCharField(help_text="The tournament's slug.")
 
 
@@ -230,12 +238,12 @@ class CircuitEventsView(APIView):
         description="A circuit administrator approves a tournament of any club (201, status "
         "`approved`); a tournament's organiser who is not one proposes it (status `proposed`) "
         "for the administrators to approve. Only approved, finished tournaments count.",
-        request=EventIn,
-        responses={201: EventOut, **errors(400, 401, 403, 404)},
+        request=EventInSerializer,
+        responses={201: EventOutSerializer, **errors(400, 401, 403, 404)},
     )
     def post(self, request: Any, slug: str) -> Response:
         circuit = _circuit(slug)
-        tournament = _tournament(request, valid(EventIn, request.data)["tournament"])
+        tournament = _tournament(request, valid(EventInSerializer, request.data)["tournament"])
         if can_run_circuit(request.user, circuit):
             event = services.circuit_event_approve(
                 circuit=circuit, by=request.user, tournament=tournament
@@ -245,7 +253,7 @@ class CircuitEventsView(APIView):
                 circuit=circuit, by=request.user, tournament=tournament
             )
         event = CircuitEvent.objects.select_related("tournament__club").get(pk=event.pk)
-        return Response(EventOut(event).data, status=status.HTTP_201_CREATED)
+        return Response(EventOutSerializer(event).data, status=status.HTTP_201_CREATED)
 
 
 class CircuitEventView(APIView):
@@ -263,30 +271,30 @@ class CircuitEventView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class PersonRef(serializers.Serializer):
+class PersonRefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     federation_id = serializers.CharField()
 
 
-class ContributionOut(serializers.Serializer):
+class ContributionOutSerializer(serializers.Serializer):
     event = serializers.CharField(help_text="The tournament's slug.")
     points = serializers.IntegerField()
     counted = serializers.BooleanField(help_text="Among the best N.")
 
 
-class RankingRowOut(serializers.Serializer):
+class RankingRowOutSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
-    person = PersonRef()
+    person = PersonRefSerializer()
     total = serializers.IntegerField()
     events = serializers.IntegerField()
-    contributions = ContributionOut(many=True)
+    contributions = ContributionOutSerializer(many=True)
 
 
-class RankingOut(serializers.Serializer):
+class RankingOutSerializer(serializers.Serializer):
     version = serializers.IntegerField(source="computed_version")
     computed_at = serializers.DateTimeField()
-    rows = RankingRowOut(many=True)
+    rows = RankingRowOutSerializer(many=True)
 
 
 PERSON_REF = {"id": 12, "name": "Ada Peretz", "federation_id": "PL-0117"}
@@ -320,15 +328,15 @@ class CircuitRankingView(APIView):
         ],
         description="Anyone: every person with points, best first, with each event's points "
         "and whether it is among the counted best N.",
-        responses={200: RankingOut, **errors(404)},
+        responses={200: RankingOutSerializer, **errors(404)},
     )
     def get(self, request: Any, slug: str) -> Response:
-        return Response(RankingOut(ranking_for_read(_circuit(slug))).data)
+        return Response(RankingOutSerializer(ranking_for_read(_circuit(slug))).data)
 
 
-class QualifiedOut(serializers.Serializer):
+class QualifiedOutSerializer(serializers.Serializer):
     seed = serializers.IntegerField()
-    person = PersonRef()
+    person = PersonRefSerializer()
     route = serializers.CharField(help_text="event (a slot) | ranking (the cut-off's top)")
     event = serializers.CharField(allow_null=True)
     start_number = serializers.IntegerField(
@@ -336,15 +344,15 @@ class QualifiedOut(serializers.Serializer):
     )
 
 
-class PassedDownOut(serializers.Serializer):
-    person = PersonRef()
+class PassedDownOutSerializer(serializers.Serializer):
+    person = PersonRefSerializer()
     event = serializers.CharField(allow_null=True)
 
 
-class QualifiedListOut(serializers.Serializer):
+class QualifiedListOutSerializer(serializers.Serializer):
     final = serializers.CharField(allow_null=True)
-    qualified = QualifiedOut(many=True)
-    passed_down = PassedDownOut(many=True)
+    qualified = QualifiedOutSerializer(many=True)
+    passed_down = PassedDownOutSerializer(many=True)
     ties = serializers.ListField(child=serializers.CharField())
 
 
@@ -380,7 +388,7 @@ class CircuitQualifiedView(APIView):
         description="Anyone: the qualified people by seed (their place in the ranking), how "
         "each qualified, their start number in the final once entered; who passed a slot "
         "down (already qualified); ties at a line decided by lot.",
-        responses={200: QualifiedListOut, **errors(404)},
+        responses={200: QualifiedListOutSerializer, **errors(404)},
     )
     def get(self, request: Any, slug: str) -> Response:
         circuit = _circuit(slug)
@@ -399,22 +407,22 @@ class CircuitQualifiedView(APIView):
             "passed_down": snapshot.passed_down,
             "ties": snapshot.ties,
         }
-        return Response(QualifiedListOut(body).data)
+        return Response(QualifiedListOutSerializer(body).data)
 
 
-class FinishOut(serializers.Serializer):
+class FinishOutSerializer(serializers.Serializer):
     event = serializers.CharField(source="event.tournament.slug")
     rank = serializers.IntegerField()
     field = serializers.IntegerField(source="event.field")
     points = serializers.IntegerField()
 
 
-class PersonCircuitOut(serializers.Serializer):
-    person = PersonRef()
+class PersonCircuitOutSerializer(serializers.Serializer):
+    person = PersonRefSerializer()
     rank = serializers.IntegerField(allow_null=True)
     total = serializers.IntegerField()
-    qualified = QualifiedOut(allow_null=True)
-    finishes = FinishOut(many=True)
+    qualified = QualifiedOutSerializer(allow_null=True)
+    finishes = FinishOutSerializer(many=True)
 
 
 class CircuitPersonView(APIView):
@@ -435,7 +443,7 @@ class CircuitPersonView(APIView):
             )
         ],
         description="Anyone: the person's ranking place, qualification and every finish.",
-        responses={200: PersonCircuitOut, **errors(404)},
+        responses={200: PersonCircuitOutSerializer, **errors(404)},
     )
     def get(self, request: Any, slug: str, pk: int) -> Response:
         circuit = _circuit(slug)
@@ -452,4 +460,4 @@ class CircuitPersonView(APIView):
             "qualified": {**record.qualified, "start_number": None} if record.qualified else None,
             "finishes": record.finishes,
         }
-        return Response(PersonCircuitOut(body).data)
+        return Response(PersonCircuitOutSerializer(body).data)

@@ -38,7 +38,7 @@ from ..services.people import person_merge
 PRIVATE = ("email", "birth_year", "clubs")
 
 
-class PersonOut(serializers.Serializer):
+class PersonOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     federation_id = serializers.CharField()
@@ -58,7 +58,7 @@ def sees_private(user: Any, person: Person) -> bool:
 
 
 def person_data(person: Person, user: Any) -> dict[str, Any]:
-    data = dict(PersonOut(person).data)
+    data = dict(PersonOutSerializer(person).data)
     if not sees_private(user, person):
         for field in PRIVATE:
             data.pop(field, None)
@@ -85,7 +85,7 @@ PRIVATE_NOTE = (
 )
 
 
-class PersonIn(StrictInput):
+class PersonInSerializer(StrictInput):
     name = StrictCharField(max_length=max_length_of(Person, "name"))
     federation_id = StrictCharField(
         max_length=max_length_of(Person, "federation_id"), required=False, allow_blank=True
@@ -96,7 +96,7 @@ class PersonIn(StrictInput):
     birth_year = StrictIntegerField(required=False, allow_null=True)
 
 
-class PersonPatch(PersonIn):
+class PersonPatchSerializer(PersonInSerializer):
     name = StrictCharField(max_length=max_length_of(Person, "name"), required=False)
 
 
@@ -110,7 +110,7 @@ class PersonListView(APIView):
         examples=[PERSON_EXAMPLE],
         description="Signed-in users (the registration desk): at most 20 people whose name "
         "contains `q` or whose federation id is `q`, merged duplicates left out." + PRIVATE_NOTE,
-        responses={200: PersonOut(many=True), **errors(401)},
+        responses={200: PersonOutSerializer(many=True), **errors(401)},
     )
     def get(self, request: Any) -> Response:
         found = people_found(request.query_params.get("q", ""))
@@ -129,11 +129,11 @@ class PersonListView(APIView):
         ],
         description="Organisers of a club or tournament. `federation_id` is unique on the "
         "install when given.",
-        request=PersonIn,
-        responses={201: PersonOut, **errors(400, 401, 403)},
+        request=PersonInSerializer,
+        responses={201: PersonOutSerializer, **errors(400, 401, 403)},
     )
     def post(self, request: Any) -> Response:
-        person = services.person_create(by=request.user, **valid(PersonIn, request.data))
+        person = services.person_create(by=request.user, **valid(PersonInSerializer, request.data))
         return Response(person_data(person, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -144,7 +144,7 @@ class PersonDetailView(APIView):
         examples=[PERSON_EXAMPLE],
         description="Anyone." + PRIVATE_NOTE + " A merged duplicate names the person kept "
         "in `merged_into`.",
-        responses={200: PersonOut, **errors(404)},
+        responses={200: PersonOutSerializer, **errors(404)},
     )
     def get(self, request: Any, pk: int) -> Response:
         return Response(person_data(get_object_or_404(Person, pk=pk), request.user))
@@ -154,18 +154,18 @@ class PersonDetailView(APIView):
         summary="Edit a person",
         examples=[OpenApiExample("Edit", request_only=True, value={"birth_year": 1962})],
         description="The one who registered the person, the organisers of their clubs.",
-        request=PersonPatch,
-        responses={200: PersonOut, **errors(400, 401, 403, 404)},
+        request=PersonPatchSerializer,
+        responses={200: PersonOutSerializer, **errors(400, 401, 403, 404)},
     )
     def patch(self, request: Any, pk: int) -> Response:
         person = get_object_or_404(Person, pk=pk)
         person = services.person_update(
-            person=person, by=request.user, **valid(PersonPatch, request.data)
+            person=person, by=request.user, **valid(PersonPatchSerializer, request.data)
         )
         return Response(person_data(person, request.user))
 
 
-class MergeIn(StrictInput):
+class MergeInSerializer(StrictInput):
     duplicate = StrictIntegerField(help_text="The id of the person merged into this one.")
 
 
@@ -178,12 +178,12 @@ class PersonMergeView(APIView):
         "finishes and final entries pass to this person; the duplicate stays, with "
         "`merged_into` set and its history. Refused (400) when both played one tournament or "
         "their federation ids differ.",
-        request=MergeIn,
-        responses={200: PersonOut, **errors(400, 401, 403, 404)},
+        request=MergeInSerializer,
+        responses={200: PersonOutSerializer, **errors(400, 401, 403, 404)},
     )
     def post(self, request: Any, pk: int) -> Response:
         keep = get_object_or_404(Person, pk=pk)
-        duplicate_id = valid(MergeIn, request.data)["duplicate"]
+        duplicate_id = valid(MergeInSerializer, request.data)["duplicate"]
         duplicate = Person.objects.filter(pk=duplicate_id).first()
         if duplicate is None:
             raise serializers.ValidationError({"duplicate": [_("No such person.")]})
@@ -191,7 +191,7 @@ class PersonMergeView(APIView):
         return Response(person_data(keep, request.user))
 
 
-class PersonLinkIn(StrictInput):
+class PersonLinkInSerializer(StrictInput):
     person = StrictIntegerField(allow_null=True, help_text="A person's id, or null to unlink.")
 
 
@@ -211,14 +211,14 @@ class PlayerPersonView(TournamentScoped, APIView):
         examples=[OpenApiExample("Link", value={"person": 12})],
         description="The tournament's organisers, also once it is finished (a link is who "
         "played, not a result). A person plays at most once in a tournament.",
-        request=PersonLinkIn,
-        responses={200: PersonLinkIn, **errors(400, 401, 403, 404)},
+        request=PersonLinkInSerializer,
+        responses={200: PersonLinkInSerializer, **errors(400, 401, 403, 404)},
     )
     def put(self, request: Any, slug: str, pk: int) -> Response:
         player = self.tournament.players.filter(pk=pk).first()
         if player is None:
             raise Http404(_("No such player in this tournament."))
-        person = _person(valid(PersonLinkIn, request.data)["person"])
+        person = _person(valid(PersonLinkInSerializer, request.data)["person"])
         player = services.player_person_link(player=player, by=request.user, person=person)
         return Response({"person": player.person_id})
 
@@ -230,11 +230,11 @@ class MemberPersonView(APIView):
         examples=[OpenApiExample("Link", value={"person": 12})],
         description="The club's organisers. The member's players are that person in every "
         "circuit (unless linked to a person themselves).",
-        request=PersonLinkIn,
-        responses={200: PersonLinkIn, **errors(400, 401, 403, 404)},
+        request=PersonLinkInSerializer,
+        responses={200: PersonLinkInSerializer, **errors(400, 401, 403, 404)},
     )
     def put(self, request: Any, club: str, pk: int) -> Response:
         member = get_object_or_404(get_object_or_404(Club, slug=club).members, pk=pk)
-        person = _person(valid(PersonLinkIn, request.data)["person"])
+        person = _person(valid(PersonLinkInSerializer, request.data)["person"])
         member = services.member_person_link(member=member, by=request.user, person=person)
         return Response({"person": member.person_id})
