@@ -82,3 +82,28 @@ def test_the_event_file_carries_the_person_and_links_by_federation_id(alice, bob
     linked = dict(copy.players.values_list("number", "person_id"))
     # by federation id only: Eve (no federation id) is not linked by her name
     assert linked == {1: ada.pk, 2: None, 3: None, 4: None}
+
+
+def test_the_desk_page_finds_links_and_registers(alice, mallory, desk, client):
+    ada = person_create(by=alice, name="Ada Peretz", federation_id="PL-3")
+    client.force_login(mallory)
+    assert client.get(f"/t/{desk.slug}/people/").status_code == 403
+    client.force_login(alice)
+    page = client.get(f"/t/{desk.slug}/people/?q=peretz").content.decode()
+    assert "Ada Peretz (PL-3)" in page
+    answer = client.post(f"/t/{desk.slug}/people/1/", {"person": ada.pk})
+    assert answer.status_code == 302
+    assert desk.players.get(number=1).person == ada
+    # the same person for a second player: refused beside the player, nothing saved
+    refused = client.post(f"/t/{desk.slug}/people/2/", {"person": ada.pk})
+    assert refused.status_code == 400 and "already plays" in refused.content.decode()
+    assert desk.players.get(number=2).person is None
+    # a new person, linked at once; a taken federation id is named beside its field
+    taken = client.post(
+        f"/t/{desk.slug}/people/new/", {"name": "Ben", "federation_id": "PL-3", "player": 2}
+    )
+    assert taken.status_code == 400 and "another person has this federation id" in (
+        taken.content.decode()
+    )
+    client.post(f"/t/{desk.slug}/people/new/", {"name": "Ben", "player": 2})
+    assert desk.players.get(number=2).person.name == "Ben"
