@@ -325,7 +325,10 @@ def circuit_result(
             ties.append(result.tie.sentence())
         already.update(result.qualified)
     if rule.ranking_slots:
-        at_cutoff = ranking([(e, p) for e, p in events if e.by_cutoff], rule)
+        by_cutoff = [(e, p) for e, p in events if e.by_cutoff]
+        # Every event held by the cut-off (the usual case once the season is over): the
+        # ranking at the cut-off is the whole ranking.
+        at_cutoff = full if len(by_cutoff) == len(events) else ranking(by_cutoff, rule)
         placed = [Placed(r.person, r.rank, person_lot(circuit, r.person)) for r in at_cutoff]
         if placed:
             result = qualifiers(placed, already, rule.ranking_slots)

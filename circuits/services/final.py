@@ -47,47 +47,41 @@ def final_sync(*, circuit: Circuit, snapshot: CircuitRanking) -> bool:
     event_of = dict(
         CircuitEvent.objects.filter(circuit=circuit).values_list("tournament__slug", "pk")
     )
-    entries = {e.person_id: e for e in FinalEntry.objects.filter(circuit=circuit)}
-    changed = False
-    for person, entry in entries.items():
-        if person not in wanted:
-            if entry.player_id is not None:
-                Player.objects.filter(pk=entry.player_id, tournament=final).delete()
-                changed = True
-            entry.delete()
+    player_of = dict(
+        FinalEntry.objects.filter(circuit=circuit).values_list("person_id", "player_id")
+    )
+    gone = [player for person, player in player_of.items() if person not in wanted and player]
+    changed = bool(gone)
+    if gone:
+        Player.objects.filter(pk__in=gone, tournament=final).delete()
     registered = dict(
         Player.objects.filter(tournament=final, person__in=list(wanted)).values_list(
             "person_id", "pk"
         )
     )
-    names = dict(Person.objects.filter(pk__in=list(wanted)).values_list("pk", "name"))
-    number = final.players.aggregate(most=Max("number"))["most"] or 0
-    moved = []
-    for person, q in sorted(wanted.items(), key=lambda item: item[1]["seed"]):
-        event = event_of.get(q["event"]) if q["event"] else None
-        entry = entries.get(person)
-        if entry is not None:
-            if (entry.seed, entry.route, entry.event_id) != (q["seed"], q["route"], event):
-                entry.seed, entry.route, entry.event_id = q["seed"], q["route"], event
-                moved.append(entry)
-            continue
-        player_id = registered.get(person)
-        if player_id is None:
+    new = [person for person in wanted if person not in registered]
+    if new:
+        names = dict(Person.objects.filter(pk__in=new).values_list("pk", "name"))
+        number = final.players.aggregate(most=Max("number"))["most"] or 0
+        for person in sorted(new, key=lambda p: wanted[p]["seed"]):
             number += 1
-            player_id = Player.objects.create(
+            registered[person] = Player.objects.create(
                 tournament=final, number=number, name=names.get(person, "?"), person_id=person
             ).pk
-            changed = True
-        FinalEntry.objects.create(
+        changed = True
+    # The entry list written anew: one delete and one insert, however many seeds moved.
+    FinalEntry.objects.filter(circuit=circuit).delete()
+    FinalEntry.objects.bulk_create(
+        FinalEntry(
             circuit=circuit,
             person_id=person,
             seed=q["seed"],
             route=q["route"],
-            event_id=event,
-            player_id=player_id,
+            event_id=event_of.get(q["event"]) if q["event"] else None,
+            player_id=registered[person],
         )
-    # One query for every seed that moved (a recompute moves many at once).
-    FinalEntry.objects.bulk_update(moved, ["seed", "route", "event"])
+        for person, q in sorted(wanted.items(), key=lambda item: item[1]["seed"])
+    )
     if changed:
         results_changed(final)
     return changed
