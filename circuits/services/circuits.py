@@ -23,13 +23,19 @@ from django.utils.translation import gettext as _
 
 from scoring.circuits import check_rule, rule_values
 from scoring.errors import RuleError
+from tournaments.events import pages_changed
 from tournaments.models import Tournament
 from tournaments.permissions import User, can_organise, require
 from tournaments.services.validation import max_length_of, stamp_history_user, text
 
 from ..models import Circuit, CircuitAdministrator, CircuitEvent, CircuitRanking
 from ..permissions import require_circuit, require_circuit_creator
-from .ranking import circuit_event_refresh, circuit_recompute, circuit_refresh_all
+from .ranking import (
+    circuit_event_refresh,
+    circuit_page_key,
+    circuit_recompute,
+    circuit_refresh_all,
+)
 
 
 def _slug_for(name: str) -> str:
@@ -82,6 +88,7 @@ def circuit_update(*, circuit: Circuit, by: User, **changes: Any) -> Circuit:
             raise RuleError("final", _("a tournament of the circuit cannot be its final."))
         circuit.final = final
     stamp_history_user(circuit, by).save()
+    pages_changed(circuit_page_key(circuit))
     if {"rule", "cutoff", "final"} & set(changes):
         circuit_refresh_all(circuit=circuit)
     return circuit

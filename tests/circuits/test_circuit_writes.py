@@ -89,3 +89,19 @@ def test_one_event_refreshed_costs_the_same_queries_for_two_or_five_events(root,
     assert _queries_of_one_refresh(small, root, alice, 2) == _queries_of_one_refresh(
         large, root, alice, 5
     )
+
+
+def test_the_public_pages_are_kept_until_the_circuit_changes(
+    circuit, root, client, django_capture_on_commit_callbacks
+):
+    first = client.get(f"/circuits/{circuit.slug}/")
+    assert first.status_code == 200 and "public" in first["Cache-Control"]
+    kept = client.get(f"/circuits/{circuit.slug}/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert kept.status_code == 304
+    with django_capture_on_commit_callbacks(execute=True):
+        circuit_update(circuit=circuit, by=root, name="Grand Prix 2027")
+    moved = client.get(f"/circuits/{circuit.slug}/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert moved.status_code == 200 and "Grand Prix 2027" in moved.content.decode()
+    client.force_login(root)
+    signed_in = client.get(f"/circuits/{circuit.slug}/")
+    assert "private" in signed_in["Cache-Control"]
