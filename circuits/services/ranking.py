@@ -179,19 +179,16 @@ def circuit_recompute(*, circuit_id: int) -> CircuitRanking | None:
     result = circuit_result(scored, rule, circuit=circuit.pk)
     slug_of = {e.pk: e.tournament.slug for e in events}
     people = {r.person for r in result.ranking} | {q.person for q in result.qualified}
-    names = dict(Person.objects.filter(pk__in=people).values_list("pk", "name"))
-    federation = dict(
-        Person.objects.filter(pk__in=people)
-        .exclude(federation_id="")
-        .values_list("pk", "federation_id")
-    )
+    known = {
+        pk: (name, federation_id)
+        for pk, name, federation_id in Person.objects.filter(pk__in=people).values_list(
+            "pk", "name", "federation_id"
+        )
+    }
 
     def who(person: int) -> dict[str, Any]:
-        return {
-            "id": person,
-            "name": names.get(person, ""),
-            "federation_id": federation.get(person, ""),
-        }
+        name, federation_id = known.get(person, ("", ""))
+        return {"id": person, "name": name, "federation_id": federation_id}
 
     rows = [
         {
