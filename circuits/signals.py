@@ -1,7 +1,7 @@
 """What the circuits follow, without the layers below knowing them: a new standings
-snapshot of a finished tournament, and a tournament saved (finished, reopened, moved in
-date). Both ask the circuit job (`circuits.tasks`) once the change commits, only for a
-tournament that is in some circuit (one query)."""
+snapshot of a finished tournament, and a tournament saved finished (or reopened where it
+counted). Both ask the circuit job (`circuits.tasks`) once the change commits, only for a
+tournament approved in some circuit (one query)."""
 
 from __future__ import annotations
 
@@ -17,18 +17,22 @@ from tournaments.services.people import CIRCUIT_TASK
 from .models import CircuitEvent
 
 
-def _follow(tournament_id: int) -> None:
+def _follow(tournament_id: int, **which: object) -> None:
     if CircuitEvent.objects.filter(
-        tournament_id=tournament_id, status=CircuitEvent.Status.APPROVED
+        tournament_id=tournament_id, status=CircuitEvent.Status.APPROVED, **which
     ).exists():
         transaction.on_commit(lambda: jobs.enqueue(CIRCUIT_TASK, tournament_id))
 
 
 @receiver(standings_stored)
 def _standings_stored(*, tournament_id: int, **kwargs: object) -> None:
-    _follow(tournament_id)
+    # Only a finished tournament counts: a running qualifier's results move no circuit.
+    _follow(tournament_id, tournament__status=Tournament.Status.FINISHED)
 
 
 @receiver(post_save, sender=Tournament)
 def _tournament_saved(sender: type, instance: Tournament, **kwargs: object) -> None:
-    _follow(instance.pk)
+    if instance.status == Tournament.Status.FINISHED:
+        _follow(instance.pk)
+    else:  # reopened: it stops counting where it counted
+        _follow(instance.pk, field__isnull=False)

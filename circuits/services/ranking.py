@@ -133,6 +133,8 @@ def circuit_event_refresh(*, event_id: int, recompute: bool = True) -> None:
             for f in finishes
         )
         event.field, event.unlinked = field, unlinked
+    elif event.field is None:
+        return  # it did not count and does not: nothing to recompute
     else:
         event.field, event.unlinked = None, 0
     event.save(update_fields=["field", "unlinked"])

@@ -128,3 +128,18 @@ def test_merging_a_duplicate_keeps_history_and_totals_one_person(alice, root, pe
     assert not CircuitFinish.objects.filter(person=ada_again).exists()
     with pytest.raises(RuleError):
         person_merge(by=root, keep=ada, duplicate=ada_again)
+
+
+def test_a_reopened_event_stops_counting_until_finished_again(
+    alice, root, people, django_capture_on_commit_callbacks
+):
+    circuit = circuit_create(by=root, name="Grand Prix", rule=RULE)
+    event = qualifier(alice, "Q1", people[:4])
+    circuit_event_approve(circuit=circuit, by=root, tournament=event)
+    assert len(ranking_for_read(circuit).rows) == 4
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_update(tournament=event, by=alice, status="running")
+    assert ranking_for_read(circuit).rows == []
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_update(tournament=event, by=alice, status="finished")
+    assert len(ranking_for_read(circuit).rows) == 4
