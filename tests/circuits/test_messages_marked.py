@@ -1,6 +1,6 @@
 """Every message the circuits give a person passes through translation — the same check
 as the other apps' (`tests.games.test_messages_marked`), and the labels, help texts and
-choices of their models and forms are marked too (`tests.tournaments.test_messages_marked.unmarked_labels`)."""
+choices of their models and forms are marked too (`unmarked_labels`, the tournaments')."""
 
 from __future__ import annotations
 
