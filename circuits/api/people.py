@@ -1,7 +1,7 @@
 """REST API for people: find, register and edit a person, link a tournament's player or
 a club's member to one, and merge a duplicate (circuit administrators).
 
-Privacy (`tournaments.person_model`): everyone is shown a person's `id`, `name`,
+Privacy (`tournaments.models.people`): everyone is shown a person's `id`, `name`,
 `federation_id` and `merged_into`; `email`, `birth_year` and `clubs` only to whoever may
 see them (`tournaments.services.people.sees_private`, and circuit administrators).
 """
@@ -28,7 +28,7 @@ from tournaments.api.common import (
     valid,
 )
 from tournaments.models import Club, Person
-from tournaments.people_selectors import people_found
+from tournaments.selectors import people_found
 from tournaments.services import people as services
 from tournaments.services.validation import max_length_of
 

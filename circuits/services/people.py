@@ -1,6 +1,6 @@
 """Merging duplicate people: a circuit administrator's write.
 
-Terms (`tournaments.person_model`): person, merged. The *kept* person takes over the
+Terms (`tournaments.models.people`): person, merged. The *kept* person takes over the
 duplicate's players, memberships, circuit finishes and final entries; the duplicate's
 row stays, marked `merged_into`, with its history (nothing is deleted), and its blank
 fields are filled from the duplicate's.

@@ -3,7 +3,7 @@ with the person each is, a search of the install's people by name or federation 
 for each player a link to one found (or a new person registered on the spot). For the
 tournament's organisers; the writes are `tournaments.services.people`'s.
 
-Terms: person, link, privacy (`tournaments.person_model`): the search shows every
+Terms: person, link, privacy (`tournaments.models.people`): the search shows every
 person's name and federation id only, which any club may see.
 """
 
@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 from tournaments.models import Person, Tournament
-from tournaments.people_selectors import people_found
+from tournaments.selectors import people_found
 from tournaments.services import people as services
 from tournaments.web import tournament_page, whole_number
 

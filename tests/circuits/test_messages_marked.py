@@ -16,7 +16,7 @@ SOURCES = sorted(
         *(p for p in ROOT.glob("circuits/**/*.py") if "migrations" not in p.parts),
         ROOT / "scoring" / "circuits.py",
         ROOT / "tournaments" / "services" / "people.py",
-        ROOT / "tournaments" / "person_model.py",
+        ROOT / "tournaments" / "models" / "people.py",
     ]
 )
 
@@ -32,7 +32,7 @@ def test_messages_are_marked_for_translation(path: Path) -> None:
 
 
 # What a person reads on a page (the API's help texts are the schema's, in English).
-LABELLED = ["circuits/models.py", "circuits/views/people.py", "tournaments/person_model.py"]
+LABELLED = ["circuits/models.py", "circuits/views/people.py", "tournaments/models/people.py"]
 
 
 @pytest.mark.parametrize("name", LABELLED)

@@ -2,7 +2,7 @@
 club members and tournament players. Each one transaction, refused first to anyone who
 may not do it.
 
-Terms (see `tournaments.person_model`): person, federation id, privacy, merged.
+Terms (see `tournaments.models.people`): person, federation id, privacy, merged.
 
 * who registers people — an organiser of any club or tournament of the install (they
   register their players) and superusers. A person is edited by the one who registered

@@ -7,7 +7,8 @@ Terms:
   same player is one person at every club (`Member.person`, `Player.person`).
 * privacy — other clubs see a person's name and federation id only; the e-mail, year of
   birth and clubs are for the organisers of a club the person is a member of, the one who
-  registered the person, and circuit administrators (`tournaments.services.people`).
+  registered the person, and circuit administrators (`tournaments.services.people`,
+  `circuits.api.people`).
 * merged — a duplicate person merged into another (`merged_into`): their players and
   memberships now point to the person kept; the duplicate's row stays (with its history)
   so old links still lead somewhere.
@@ -38,7 +39,6 @@ class Person(models.Model):
     history = HistoricalRecords()
 
     class Meta:
-        app_label = "tournaments"
         ordering = ["name", "id"]
         constraints = [
             models.UniqueConstraint(
