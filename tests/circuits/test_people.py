@@ -6,7 +6,8 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from rest_framework.test import APIClient
 
-from games.services.event_file import event_file_export, event_file_import
+from games.services.event_file.export import event_file_export
+from games.services.event_file.load import event_file_import
 from scoring.errors import RuleError
 from tests.factories import make_tournament
 from tournaments.services.people import person_create, person_update, player_person_link
