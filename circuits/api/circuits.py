@@ -33,18 +33,8 @@ from ..permissions import can_run_circuit
 from ..selectors import circuit_calendar, circuits_listed, person_in_circuit
 from ..services import circuits as services
 from ..services.ranking import ranking_for_read
+from .examples import CIRCUIT_EXAMPLE, PERSON_REF
 
-RULE_EXAMPLE = {
-    "points": "places",
-    "place_points": [100, 80, 65, 55, 50],
-    "beaten_points": 100,
-    "weighted": True,
-    "reference_field": 24,
-    "best": 6,
-    "min_field": 12,
-    "slots": 1,
-    "ranking_slots": 8,
-}
 RULE_HELP = (
     "points: places | beaten; place_points: points of places 1, 2, ...; beaten_points: "
     "the points of beating the whole field (points beaten); weighted: multiply by field / "
@@ -73,16 +63,6 @@ class CircuitOutSerializer(serializers.Serializer):
     cutoff = serializers.DateField(allow_null=True)
     final = serializers.CharField(source="final.slug", allow_null=True, default=None)
     version = serializers.IntegerField()
-
-
-CIRCUIT_EXAMPLE = {
-    "slug": "polish-grand-prix-2026",
-    "name": "Polish Grand Prix 2026",
-    "rule": RULE_EXAMPLE,
-    "cutoff": "2026-09-30",
-    "final": "national-final-2026",
-    "version": 42,
-}
 
 
 class CircuitInSerializer(StrictInput):
@@ -295,9 +275,6 @@ class RankingOutSerializer(serializers.Serializer):
     version = serializers.IntegerField(source="computed_version")
     computed_at = serializers.DateTimeField()
     rows = RankingRowOutSerializer(many=True)
-
-
-PERSON_REF = {"id": 12, "name": "Ada Peretz", "federation_id": "PL-0117"}
 
 
 class CircuitRankingView(APIView):

@@ -34,6 +34,7 @@ from tournaments.services.validation import max_length_of
 
 from ..permissions import runs_any_circuit
 from ..services.people import person_merge
+from .examples import PERSON_EXAMPLE
 
 PRIVATE = ("email", "birth_year", "clubs")
 
@@ -65,19 +66,6 @@ def person_data(person: Person, user: Any) -> dict[str, Any]:
     return data
 
 
-PERSON_EXAMPLE = OpenApiExample(
-    "Person",
-    response_only=True,
-    value={
-        "id": 12,
-        "name": "Ada Peretz",
-        "federation_id": "PL-0117",
-        "merged_into": None,
-        "email": "ada@example.org",
-        "birth_year": 1961,
-        "clubs": ["haifa-joker"],
-    },
-)
 PRIVATE_NOTE = (
     " `email`, `birth_year` and `clubs` only for the one who registered the person, the "
     "organisers of their clubs and circuit administrators; everyone else sees the name "
