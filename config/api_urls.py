@@ -3,6 +3,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
+from circuits.api import circuits, people
 from config.api_schema import SchemaView
 from config.auth_api import TokenView
 from games.api import clubs as club_reads
@@ -22,7 +23,31 @@ T = "tournaments/<slug:slug>/"
 
 C = "clubs/<slug:club>/"
 
+CI = "circuits/<slug:slug>/"
+
 urlpatterns = [
+    path("people/", people.PersonListView.as_view(), name="api-people"),
+    path("people/<id:pk>/", people.PersonDetailView.as_view(), name="api-person"),
+    path("people/<id:pk>/merge/", people.PersonMergeView.as_view(), name="api-person-merge"),
+    path(
+        T + "players/<id:pk>/person/",
+        people.PlayerPersonView.as_view(),
+        name="api-player-person",
+    ),
+    path(
+        C + "members/<id:pk>/person/", people.MemberPersonView.as_view(), name="api-member-person"
+    ),
+    path("circuits/", circuits.CircuitListView.as_view(), name="api-circuits"),
+    path(CI, circuits.CircuitDetailView.as_view(), name="api-circuit"),
+    path(CI + "events/", circuits.CircuitEventsView.as_view(), name="api-circuit-events"),
+    path(
+        CI + "events/<slug:tournament>/",
+        circuits.CircuitEventView.as_view(),
+        name="api-circuit-event",
+    ),
+    path(CI + "ranking/", circuits.CircuitRankingView.as_view(), name="api-circuit-ranking"),
+    path(CI + "qualified/", circuits.CircuitQualifiedView.as_view(), name="api-circuit-qualified"),
+    path(CI + "people/<id:pk>/", circuits.CircuitPersonView.as_view(), name="api-circuit-person"),
     path("clubs/", clubs.ClubListView.as_view(), name="api-clubs"),
     path(C, club_reads.ClubDetailView.as_view(), name="api-club"),
     path(C + "organisers/", clubs.ClubOrganiserListView.as_view(), name="api-club-organisers"),

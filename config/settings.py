@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "axes",
     "tournaments",
     "games",
+    "circuits",
 ]
 
 MIDDLEWARE = [

@@ -49,6 +49,7 @@ EXCLUDED = {
 SUMMARY = {
     "backup": "MB: backup",
     "big_body": "-> 413",
+    "circuit": "one event finishing, ranking recomputed",
     "event_file": "same standings after the round trip: True",
     "final_day": "last result → public standings current",
     "move_to_postgresql": "move_to_postgresql:",

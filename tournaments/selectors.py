@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Max, Prefetch, QuerySet
+from django.db.models import Max, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
@@ -30,6 +30,7 @@ from .models import (
     ClubOrganiser,
     Division,
     Member,
+    Person,
     Player,
     StaffInvitation,
     StaffMember,
@@ -369,3 +370,22 @@ def next_stage_number(tournament: Tournament) -> int:
     """The number the next stage added (main or side) gets."""
     last = tournament.stages.order_by("-number").first()
     return (last.number if last else 0) + 1
+
+
+# People (`tournaments.models.people`): finding an existing person to link when
+# registering a player. A search answers every reader the same people; what is shown of
+# each is the caller's (the privacy rule).
+PEOPLE_SEARCH_LIMIT = 20
+
+
+def people_found(query: str) -> QuerySet[Person]:
+    """People whose name contains `query` (any case) or whose federation id is `query`,
+    merged duplicates left out, by name; at most `PEOPLE_SEARCH_LIMIT` (a registration
+    desk types a few letters more)."""
+    query = query.strip()
+    people = Person.objects.filter(merged_into__isnull=True).prefetch_related("memberships__club")
+    if not query:
+        return people.none()
+    return people.filter(Q(name__icontains=query) | Q(federation_id=query)).order_by("name", "pk")[
+        :PEOPLE_SEARCH_LIMIT
+    ]

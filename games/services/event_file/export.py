@@ -44,7 +44,7 @@ def event_file_export(tournament: Tournament) -> dict[str, Any]:
     current results version (computed and stored now if no snapshot has it yet)."""
     snapshot = standings_recompute(tournament_id=tournament.pk)
     assert snapshot is not None
-    players = list(tournament.players.select_related("member").order_by("pk"))
+    players = list(tournament.players.select_related("member__person", "person").order_by("pk"))
     number = {p.pk: p.number for p in players}
     lots = {row["player"]["id"]: row["metrics"]["lot"] for row in snapshot.rows}
     divisions = list(tournament.divisions.order_by("order", "name", "pk"))
@@ -128,7 +128,15 @@ def _player_out(player: Player, lot: int, divisions: list[str]) -> dict[str, Any
         "lot": lot,
         "divisions": divisions,
         "already_qualified": player.already_qualified,
+        "person": _person_out(player),
     }
+
+
+def _person_out(player: Player) -> dict[str, str] | None:
+    """The player's person (their own link, else their member's): name and federation id,
+    what any club may see of a person (`tournaments.models.people`)."""
+    person = player.person or (player.member.person if player.member else None)
+    return None if person is None else {"name": person.name, "federation_id": person.federation_id}
 
 
 def _standing_out(row: dict[str, Any]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from tournaments.events import results_changed
 from tournaments.models import (
     Absence,
     Division,
+    Person,
     Player,
     Round,
     StaffMember,
@@ -202,9 +203,24 @@ def _divisions_in(tournament: Tournament, rows: list[dict[str, Any]]) -> dict[st
     return {d.slug: d for d in divisions}
 
 
+def _people_by_federation_id(rows: list[dict[str, Any]]) -> dict[str, int]:
+    """The persons of this site whose federation id a player of the file names (one query);
+    merged duplicates hold none."""
+    ids = {(row.get("person") or {}).get("federation_id", "") for row in rows} - {""}
+    return dict(Person.objects.filter(federation_id__in=ids).values_list("federation_id", "pk"))
+
+
+def _person_by_federation_id(row: dict[str, Any], people: dict[str, int]) -> int | None:
+    """A file's player is linked to a person here by federation id only, never by name;
+    a federation id two players of the file share links the first (a person plays once)."""
+    federation_id = (row.get("person") or {}).get("federation_id", "")
+    return people.pop(federation_id, None) if federation_id else None
+
+
 def _players_in(
     tournament: Tournament, rows: list[dict[str, Any]], divisions: dict[str, Division]
 ) -> dict[int, Player]:
+    people = _people_by_federation_id(rows)
     players = Player.objects.bulk_create(
         Player(
             tournament=tournament,
@@ -212,6 +228,7 @@ def _players_in(
             fixed_table=row["fixed_table"],
             joined_round=row["joined_round"],
             already_qualified=row.get("already_qualified", False),
+            person_id=_person_by_federation_id(row, people),
         )
         for row in rows
     )
