@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('tournaments', '0021_people'),
+        ('tournaments', '0022_people'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

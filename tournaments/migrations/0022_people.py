@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0020_stage_rounds_planned'),
+        ('tournaments', '0021_stage_graph'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
