@@ -35,7 +35,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.common import (
-    NoBody,
+    NoBodySerializer,
     StrictCharField,
     StrictChoiceField,
     StrictInput,
@@ -505,7 +505,7 @@ class ResultConfirmView(GameScoped, APIView):
     )
     def post(self, request: Any, pk: int, version: int) -> Response:
         game = self.game
-        valid(NoBody, request.data)  # a body, if any, must be empty
+        valid(NoBodySerializer, request.data)  # a body, if any, must be empty
         result = game.results.filter(version=version).first()
         if result is None:
             raise Http404(_("No such version."))
