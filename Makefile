@@ -88,8 +88,13 @@ lan: $(STAMP) docs
 	$(BIN)/python manage.py migrate --no-input
 	PORT=$(PORT) $(BIN)/python -m config.lan --port $(PORT)
 
+# The suite runs in TEST_WORKERS processes at once (pytest-xdist; docs/design/tests.md):
+# more than the cores, since many tests wait on a server, a worker or a child process.
+# `--dist loadgroup` deals the tests out one by one, except those marked with one
+# `xdist_group`, which one process runs together. `make test TEST_WORKERS=0`: one process.
+TEST_WORKERS ?= 3
 test: $(DEV_STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 	$(MAKE) lint
 
 # Style, complexity (ruff), the layer contracts (import-linter), the pure engine's types and
