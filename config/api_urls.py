@@ -7,7 +7,17 @@ from circuits.api import circuits, people
 from config.api_schema import SchemaView
 from config.auth_api import TokenView
 from games.api import clubs as club_reads
-from games.api import event_files, games, rounds, stages, standings, withdrawals
+from games.api import (
+    event_files,
+    extensions,
+    games,
+    penalties,
+    results,
+    rounds,
+    stages,
+    standings,
+    withdrawals,
+)
 from tournaments.api import (
     checkin,
     clubs,
@@ -161,14 +171,16 @@ urlpatterns = [
         name="api-qualified-csv",
     ),
     path("games/<id:pk>/", games.GameDetailView.as_view(), name="api-game"),
-    path("games/<id:pk>/results/", games.ResultListView.as_view(), name="api-results"),
+    path("games/<id:pk>/results/", results.ResultListView.as_view(), name="api-results"),
     path(
         "games/<id:pk>/results/<id:version>/confirm/",
-        games.ResultConfirmView.as_view(),
+        results.ResultConfirmView.as_view(),
         name="api-result-confirm",
     ),
     path("games/<id:pk>/forfeit/", withdrawals.GameForfeitView.as_view(), name="api-forfeit"),
-    path("games/<id:pk>/penalties/", games.PenaltyListView.as_view(), name="api-penalties"),
-    path("games/<id:pk>/extensions/", games.ExtensionListView.as_view(), name="api-extensions"),
-    path("penalties/<id:pk>/", games.PenaltyDetailView.as_view(), name="api-penalty"),
+    path("games/<id:pk>/penalties/", penalties.PenaltyListView.as_view(), name="api-penalties"),
+    path(
+        "games/<id:pk>/extensions/", extensions.ExtensionListView.as_view(), name="api-extensions"
+    ),
+    path("penalties/<id:pk>/", penalties.PenaltyDetailView.as_view(), name="api-penalty"),
 ]
