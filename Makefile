@@ -98,7 +98,8 @@ test: $(DEV_STAMP)
 	$(MAKE) lint
 
 # Style, complexity (ruff), the layer contracts (import-linter), the pure engine's types and
-# the templates' djLint rules ([tool.djlint] in pyproject.toml).
+# the templates' djLint rules ([tool.djlint] in pyproject.toml; their line lengths:
+# tests/test_template_lines.py).
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
