@@ -4,7 +4,7 @@ its per-event points, the qualified list, a person's page and the calendar fit t
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
@@ -33,7 +33,7 @@ def season(alice, root):
     )  # fmt: skip
     for n in range(8):
         order = people[n % 4 :] + people[: n % 4]
-        event = qualifier(alice, f"Qualifier {n + 1}", order, day=date(2026, 3, 1 + 7 * n))
+        event = qualifier(alice, f"Qualifier {n + 1}", order, day=date(2026, 3, 1) + timedelta(days=7 * n))
         circuit_event_approve(circuit=circuit, by=root, tournament=event)
     return circuit, people
 
