@@ -4,7 +4,7 @@ with a season of three rated evenings, and a championship in stages — entered 
 the services with realistic racks. Idempotent: a demo that exists is left as it is.
 
 `DEMO_TOURNAMENTS` is the list the docs (docs/guide/index.md, "Demo data") state; a test
-(tests/tournaments/test_seed_demo.py) checks that the command makes exactly these and
+(tests/games/test_seed_demo.py) checks that the command makes exactly these and
 that the docs name them and their number, so neither can drift."""
 
 from __future__ import annotations
