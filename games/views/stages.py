@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
+from scoring.rules import games_at
 from scoring.standings import METRICS
 from tournaments.models import Stage, Tournament
 from tournaments.selectors import division_members, divisions_list
@@ -103,6 +104,11 @@ def stage_detail(request: HttpRequest, tournament: Tournament, stage_number: int
             "timeline": timeline,
             "stage_rounds": rounds,
             "stage_rounds_words": bool(rounds or stage.rounds_planned),
+            # A re-seated stage's games: the one rule (scoring.rules.games_at), the stage's
+            # own games per table first.
+            "reseat_games": games_at(
+                tournament.table_size, stage.games_per_table or tournament.games_per_table
+            ),
             "table": _table(stage, rows),
             "divisions": divisions,
             "division": division,
