@@ -92,12 +92,14 @@ test: $(DEV_STAMP)
 	$(BIN)/python -m pytest
 	$(MAKE) lint
 
-# Style, complexity (ruff), the layer contracts (import-linter) and the pure engine's types.
+# Style, complexity (ruff), the layer contracts (import-linter), the types of the engine and
+# of every app (mypy, with the Django and DRF plugins: pyproject.toml's [tool.mypy]).
+TYPED := scoring config games tournaments
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy scoring
+	$(BIN)/mypy $(TYPED)
 	$(MKDOCS) build --strict --quiet
 
 # The documentation (docs/, mkdocs.yml) built into build/docs/, which the site serves at
