@@ -88,18 +88,25 @@ lan: $(STAMP) docs
 	$(BIN)/python manage.py migrate --no-input
 	PORT=$(PORT) $(BIN)/python -m config.lan --port $(PORT)
 
+# The suite runs in TEST_WORKERS processes at once (pytest-xdist; docs/design/tests.md):
+# more than the cores, since many tests wait on a server, a worker or a child process.
+# `--dist loadgroup` deals the tests out one by one, except those marked with one
+# `xdist_group`, which one process runs together. `make test TEST_WORKERS=0`: one process.
+TEST_WORKERS ?= 3
 test: $(DEV_STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 	$(MAKE) lint
 
 # Style, complexity (ruff), the layer contracts (import-linter), the types of the engine and
-# of every app (mypy, with the Django and DRF plugins: pyproject.toml's [tool.mypy]).
+# of every app (mypy, with the Django and DRF plugins: pyproject.toml's [tool.mypy]) and
+# the templates' djLint rules ([tool.djlint] in pyproject.toml).
 TYPED := scoring config games tournaments
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy $(TYPED)
+	$(BIN)/djlint --lint templates
 	$(MKDOCS) build --strict --quiet
 
 # The documentation (docs/, mkdocs.yml) built into build/docs/, which the site serves at

@@ -33,11 +33,9 @@ from django.db import connection  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
 from bench.standings import build  # noqa: E402
-from games.services.event_file import (  # noqa: E402
-    event_file_export,
-    event_file_import,
-    event_file_problems,
-)
+from games.services.event_file.check import event_file_problems  # noqa: E402
+from games.services.event_file.export import event_file_export  # noqa: E402
+from games.services.event_file.load import event_file_import  # noqa: E402
 from games.services.standings import standings_recompute  # noqa: E402
 from tournaments import jobs  # noqa: E402
 

@@ -33,7 +33,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from games.models import Game, RackEntry, Result, Seat, Table  # noqa: E402
-from games.selectors import standings_table  # noqa: E402
+from games.selectors.standings import standings_table  # noqa: E402
 from games.services.stages import stage_rows  # noqa: E402
 from games.services.standings import standings_recompute  # noqa: E402
 from scoring.rules import PRESETS  # noqa: E402

@@ -7,7 +7,7 @@
 Registers that many players in a throw-away test database, computes their standings
 snapshot once, then reads the tournament page, the live fragment every phone polls and
 the API's standings: each as it is served (a page of rows above
-`games.selectors.STANDINGS_WHOLE_UP_TO` players) and, for comparison in the same run, as
+`games.selectors.standings.STANDINGS_WHOLE_UP_TO` players) and, for comparison in the same run, as
 the whole table (the fragment rendered with every row, as before paging). Prints bytes
 and the median milliseconds of a few reads of each — as served (kept in the shared cache
 after the first read) and with nothing kept — and the ratios whole / paged.
@@ -34,7 +34,7 @@ from django.test.utils import setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from config import page_cache  # noqa: E402
-from games.selectors import standings_table  # noqa: E402
+from games.selectors.standings import standings_table  # noqa: E402
 from games.services.standings import standings_recompute  # noqa: E402
 from tournaments.models import Player  # noqa: E402
 from tournaments.services.tournaments import tournament_create  # noqa: E402

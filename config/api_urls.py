@@ -1,28 +1,13 @@
 """Routes of the REST API, mounted at /api/v1/ (docs/api/reference.md)."""
 
-from django.urls import path, register_converter
+from django.urls import path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from config.api_schema import SchemaView
 from config.auth_api import TokenView
-from games.api import clubs, event_files, games, rounds, stages, standings, withdrawals
-from tournaments.api import checkin, divisions, players, tournaments, webhooks
-
-
-class IdConverter:
-    """A database id or number: digits, at most 18 of them, so that it always fits a
-    64-bit column (a longer one is simply not found)."""
-
-    regex = "[0-9]{1,18}"
-
-    def to_python(self, value: str) -> int:
-        return int(value)
-
-    def to_url(self, value: int) -> str:
-        return str(value)
-
-
-register_converter(IdConverter, "id")
+from games.api import clubs as club_reads
+from games.api import event_files, games, rounds, stages, standings, withdrawals
+from tournaments.api import checkin, clubs, divisions, players, staff, tournaments, webhooks
 
 T = "tournaments/<slug:slug>/"
 
@@ -30,14 +15,14 @@ C = "clubs/<slug:club>/"
 
 urlpatterns = [
     path("clubs/", clubs.ClubListView.as_view(), name="api-clubs"),
-    path(C, clubs.ClubDetailView.as_view(), name="api-club"),
+    path(C, club_reads.ClubDetailView.as_view(), name="api-club"),
     path(C + "organisers/", clubs.ClubOrganiserListView.as_view(), name="api-club-organisers"),
     path(C + "members/", clubs.MemberListView.as_view(), name="api-members"),
-    path(C + "members/<id:pk>/", clubs.MemberDetailView.as_view(), name="api-member"),
+    path(C + "members/<id:pk>/", club_reads.MemberDetailView.as_view(), name="api-member"),
     path(C + "seasons/", clubs.SeasonListView.as_view(), name="api-seasons"),
     path(
         C + "seasons/<slug:season>/standings/",
-        clubs.SeasonStandingsView.as_view(),
+        club_reads.SeasonStandingsView.as_view(),
         name="api-season-standings",
     ),
     path("auth/token/", TokenView.as_view(), name="api-token"),
@@ -59,7 +44,7 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("tournaments/", tournaments.TournamentListView.as_view(), name="api-tournaments"),
     path(T, tournaments.TournamentDetailView.as_view(), name="api-tournament"),
-    path(T + "staff/", tournaments.StaffView.as_view(), name="api-staff"),
+    path(T + "staff/", staff.StaffView.as_view(), name="api-staff"),
     path(T + "webhooks/", webhooks.WebhookListView.as_view(), name="api-webhooks"),
     path(T + "webhooks/<id:pk>/", webhooks.WebhookDetailView.as_view(), name="api-webhook"),
     path(
@@ -67,16 +52,16 @@ urlpatterns = [
         webhooks.WebhookDeliveriesView.as_view(),
         name="api-webhook-deliveries",
     ),
-    path(T + "staff/<id:pk>/", tournaments.StaffMemberView.as_view(), name="api-staff-member"),
-    path(T + "staff/accounts/", tournaments.StaffAccountView.as_view(), name="api-staff-accounts"),
+    path(T + "staff/<id:pk>/", staff.StaffMemberView.as_view(), name="api-staff-member"),
+    path(T + "staff/accounts/", staff.StaffAccountView.as_view(), name="api-staff-accounts"),
     path(
         T + "staff/invitations/",
-        tournaments.InvitationListView.as_view(),
+        staff.InvitationListView.as_view(),
         name="api-staff-invitations",
     ),
     path(
         T + "staff/invitations/<id:pk>/",
-        tournaments.InvitationView.as_view(),
+        staff.InvitationView.as_view(),
         name="api-staff-invitation",
     ),
     path(T + "divisions/", divisions.DivisionListView.as_view(), name="api-divisions"),

@@ -32,7 +32,7 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import get_doc
 from rest_framework.parsers import JSONParser
 
-from games.services.event_file import event_file_schema
+from games.services.event_file.schema import event_file_schema
 from tournaments.api.common import ERROR_MEANINGS, StrictInput
 
 JSON = "application/json"

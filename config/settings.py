@@ -329,7 +329,7 @@ STANDINGS_REPAIR_SECONDS = env_int("STANDINGS_REPAIR_SECONDS", 30)
 STANDINGS_KEEP = env_int("STANDINGS_KEEP", 20)
 if STANDINGS_KEEP < 1:
     raise ImproperlyConfigured("STANDINGS_KEEP must be at least 1: the newest snapshot is shown.")
-# Webhooks (`tournaments.services.webhooks`): seconds one POST may take (in a worker, and
+# Webhooks (`tournaments.services.webhook_deliveries`): seconds one POST may take (in a worker, and
 # in-process when there is no broker), attempts before a delivery fails, the first retry
 # delay (doubling each time), and how long a delivery may wait untried before the periodic
 # repair hands it to a worker again.
@@ -339,7 +339,7 @@ WEBHOOK_ATTEMPTS = env_int("WEBHOOK_ATTEMPTS", 5)
 WEBHOOK_RETRY_BASE_SECONDS = env_int("WEBHOOK_RETRY_BASE_SECONDS", 2)
 WEBHOOK_REPAIR_SECONDS = env_int("WEBHOOK_REPAIR_SECONDS", 300)
 # --- background jobs without a broker and webhook targets (tournaments/jobs.py,
-# tournaments/services/webhooks.py; docs/operations/background-jobs.md,
+# tournaments/webhook_targets.py; docs/operations/background-jobs.md,
 # docs/api/webhooks-security.md) ---
 # Without a broker, jobs run after the response on this process's worker threads; with
 # JOBS_INLINE they run at once in the caller (the test suite sets it). At exit the threads
@@ -459,7 +459,7 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
-    # Ids and numbers in paths (config.api_urls.IdConverter) are integers.
+    # Ids and numbers in paths (config.converters.NumberConverter) are integers.
     "PATH_CONVERTER_OVERRIDES": {
         "id": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999}
     },

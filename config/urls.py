@@ -9,10 +9,14 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
+from config import converters
 from config.docs_site import docs_page
 from config.health import health
 from config.language import language_set
 from config.webapp import favicon, manifest
+
+# Before any route is read: `<id:…>` and `<num:…>` in the apps' paths.
+converters.register()
 
 # Password reset sends a link by mail: offered only when the site can send mail.
 PASSWORD_RESET = bool(settings.EMAIL_HOST)

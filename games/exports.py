@@ -31,7 +31,8 @@ from tournaments.models import Player, Tournament
 from tournaments.people import user_display_name
 
 from .models import Seat
-from .selectors import StandingsTable, confirmed_racks
+from .selectors.games import confirmed_racks
+from .selectors.standings import StandingsTable
 
 STANDINGS_PLAYER_COLUMNS = ("rank", "player_id", "number", "name", "club", "status")
 RESULTS_COLUMNS = (

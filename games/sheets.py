@@ -40,7 +40,7 @@ from tournaments.table_links import token_for
 from tournaments.web import public_url
 
 from .models import ExportJob
-from .selectors import round_tables
+from .selectors.rounds import round_tables
 from .services.export_jobs import (
     SHEETS_TASK,
     export_job_fail,

@@ -23,7 +23,7 @@ from tournaments.events import (
     season_pending_key,
     standings_followed,
 )
-from tournaments.services.webhooks import (
+from tournaments.services.webhook_deliveries import (
     retry_delay,
     webhook_deliver,
     webhook_deliver_in_process,

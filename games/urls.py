@@ -16,9 +16,11 @@ from .views import (
     players,
     projector,
     rounds,
+    seasons,
     stages,
     standings,
     table_links,
+    tournament,
 )
 
 T = "t/<slug:slug>/"
@@ -36,9 +38,9 @@ urlpatterns = [
     ),
     path(CLUB, clubs.club_detail, name="club-detail"),
     path(CLUB + "members/<num:member_id>/", clubs.member_detail, name="member-detail"),
-    path(CLUB + "seasons/<slug:season_slug>/", clubs.season_detail, name="season-detail"),
-    path(CLUB + "seasons/<slug:season_slug>.csv", clubs.season_csv_view, name="season-csv"),
-    path(T, standings.tournament_detail, name="tournament-detail"),
+    path(CLUB + "seasons/<slug:season_slug>/", seasons.season_detail, name="season-detail"),
+    path(CLUB + "seasons/<slug:season_slug>.csv", seasons.season_csv_view, name="season-csv"),
+    path(T, tournament.tournament_detail, name="tournament-detail"),
     path(T + "standings/live/", standings.standings_live, name="standings-live"),
     path(T + "standings.csv", standings.standings_csv, name="standings-csv"),
     path(T + "ranking.csv", standings.ranking_csv, name="ranking-csv"),

@@ -18,6 +18,9 @@ Terms (docs/rules/scoring.md, docs/rules/penalties.md, docs/rules/presets.md):
   keeps it (``{"2": [4, 0], "3": [4, 2, 0], "4": [4, 3, 1, 0]}``). An override may give
   only some sizes; the others keep the default. It changes no game score, only the
   ``placement_points`` standings metric.
+* **games per table** — how many games a table plays in a round (``games_at``): the
+  tournament's ``games_per_table``, or one game per seated player when that is None
+  (docs/rules/standings.md). The only place this rule is written.
 
 Help texts and choice labels are marked with ``gettext_noop`` (``scoring.i18n``): the
 catalogs hold them, and the form, panel or API that shows one translates it then. Error
@@ -464,3 +467,14 @@ def overrides_of(rules: Mapping[str, Any]) -> dict[str, Any]:
     what an organiser chose on top of it."""
     preset = PRESETS[rules["preset"]].as_dict()
     return {k: v for k, v in rules.items() if k != "preset" and preset.get(k) != v}
+
+
+def games_at(seats: int, games_per_table: int | None) -> int:
+    """How many games a table of `seats` plays: `games_per_table` when the tournament
+    sets it, else one per seated player, so each player starts one game
+    (docs/rules/standings.md).
+
+    >>> games_at(3, None), games_at(4, None), games_at(3, 2)
+    (3, 4, 2)
+    """
+    return games_per_table or seats

@@ -31,6 +31,12 @@ def matrix(allowed: int, denied: dict[str, int]) -> list[tuple[str, int]]:
 
 @pytest.fixture(autouse=True)
 def _api_settings(settings):
+    """`api_settings` for every test of a module that imports this fixture (the API
+    folders' tests get it from tests/conftest.py)."""
+    api_settings(settings)
+
+
+def api_settings(settings) -> None:
     """A cache of this test's own (throttle counters start at zero) and rates no test
     reaches, except the throttling tests, which set their own."""
     settings.CACHES = {

@@ -1,8 +1,21 @@
 """Shared fixtures: named people (alice organises, bob keeps score, mallory is a stranger,
 root is a superuser), factories for a seated round, and the rule for service tests.
 
+This is the one conftest of the whole suite's fixtures: the page tests' running
+tournament and signed-in clients (tests/web.py: `club`, `played`, `as_user`) and the API
+tests' (tests/api.py: `tournament`, `round1`, `game`, `people`, `dave`, `client_for`) are
+registered here for every folder, instead of a copy of the same imports per folder. A
+folder's own conftest holds only what that folder alone needs (tests/games: `league`;
+tests/browser: the browser; tests/integration: the Celery worker; tests/scoring: the
+guard that keeps the engine's tests off the database).
+
 Tests that need real PostgreSQL or Redis take the `postgres` / `redis_url` fixtures: they
 skip when the service is not configured, and fail instead when REQUIRE_SERVICES=1 (CI).
+
+Under pytest-xdist (`-n`, the Makefile's `make test`) each worker process has a test
+database of its own (pytest-django adds the worker's id to its name) and a Redis database
+of its own (`worker_redis_url`), so the integration tests' brokers, caches and queues of
+two workers never meet.
 """
 
 from __future__ import annotations
@@ -12,11 +25,53 @@ import subprocess
 import sys
 from pathlib import Path
 
+import hypothesis
 import pytest
 from django.db import connection
 from django.utils import translation
 
 from config.celery import app as celery_app
+from tests.api import (  # noqa: F401 (fixtures, registered by being names of this module)
+    api_settings,
+    client_for,
+    dave,
+    game,
+    people,
+    round1,
+    tournament,
+)
+from tests.web import as_user, club, played  # noqa: F401 (fixtures, as above)
+
+#: The Redis databases of the xdist workers: gw0 uses 8, gw1 9, ... (a wider run wraps
+#: around and shares). The run without xdist keeps REDIS_URL's own database.
+WORKER_REDIS_DATABASES = range(8, 16)
+
+
+def worker_redis_url(url: str, worker: str) -> str:
+    """REDIS_URL with the database of xdist worker `worker` ("gw3") in place of its own."""
+    index = int(worker.removeprefix("gw"))
+    database = WORKER_REDIS_DATABASES[index % len(WORKER_REDIS_DATABASES)]
+    base = url.split("?")[0].rstrip("/")
+    if base.count("/") > 2 and base.rsplit("/", 1)[1].isdigit():
+        base = base.rsplit("/", 1)[0]
+    return f"{base}/{database}"
+
+
+# Set before any test and any child process reads it: the child processes a test starts
+# (a Celery worker, a club server) inherit the worker's database with the environment.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if _WORKER and os.environ.get("REDIS_URL"):
+    _shared = os.environ["REDIS_URL"]
+    os.environ["REDIS_URL"] = worker_redis_url(_shared, _WORKER)
+    if os.environ.get("CELERY_BROKER_URL") == _shared:
+        os.environ["CELERY_BROKER_URL"] = os.environ["REDIS_URL"]
+
+
+# Hypothesis without its per-example deadline (200 ms): the suite's processes share the
+# machine's cores, and an example slowed down by its neighbours is not a failure. The
+# examples, their number and every assertion are unchanged.
+hypothesis.settings.register_profile("suite", deadline=None)
+hypothesis.settings.load_profile("suite")
 
 
 def _need(what: str) -> None:
@@ -58,6 +113,20 @@ def _in_process_jobs(request, settings):
     settings.JOBS_INLINE = True
     yield
     celery_app.conf.task_always_eager = previous
+
+
+#: The folders whose tests talk to the API (tests/<app>/api/) or count its throttles
+#: (tests/config/): each of their tests counts throttles in a cache of its own, at rates no
+#: test reaches except the throttling tests, which set their own (tests/api.py).
+API_FOLDERS = {"api", "config"}
+
+
+@pytest.fixture(autouse=True)
+def _api_throttles_out_of_the_way(request, settings, _in_process_jobs):
+    """tests/api.py's `api_settings` for the tests of an API folder; after
+    `_in_process_jobs`, whose cache it replaces with one of its own."""
+    if request.path.parent.name in API_FOLDERS:
+        api_settings(settings)
 
 
 @pytest.fixture(autouse=True)

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from tournaments.services.webhooks import SIGNATURE_HEADER, verify_signature
+from tournaments.webhook_signing import SIGNATURE_HEADER, verify_signature
 
 PORTS = range(8190, 8200)
 

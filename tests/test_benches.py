@@ -25,6 +25,9 @@ import pytest
 
 from tests.conftest import _need
 
+# One xdist worker runs every bench: the migrated SQLite database is made once.
+pytestmark = pytest.mark.xdist_group("benches")
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCHES = sorted(p.stem for p in (ROOT / "bench").glob("*.py") if not p.stem.startswith("_"))
 

@@ -15,6 +15,9 @@ import jsonschema
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 
+# One xdist worker runs this module's tests (the module's schema is built once).
+pytestmark = pytest.mark.xdist_group("openapi_examples")
+
 
 def _nullable(node: Any) -> Any:
     """OpenAPI 3.0 `nullable: true` → JSON Schema (the null type, or anyOf with null)."""

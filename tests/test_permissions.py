@@ -11,8 +11,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 
 from games.models import Penalty, Result, Seat
+from games.services.draw import round_draw
 from games.services.results import penalty_record, penalty_void, result_confirm, result_submit
-from games.services.rounds import round_cancel, round_draw, round_open, seat_swap
+from games.services.rounds import round_cancel, round_open, seat_swap
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, rummikub_racks, seated
 from tournaments.models import Player, Round, StaffInvitation, StaffMember, Tournament

@@ -33,8 +33,12 @@ from tests.api import _api_settings  # noqa: F401  (throttles out of the way)
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, seated
 
+# One xdist worker runs this module's tests: the schema and its settings are made once.
+pytestmark = pytest.mark.xdist_group("schemathesis")
+
 # Per operation, persona and mode (valid / invalid data). Raise it for a deeper hunt:
 # SCHEMATHESIS_EXAMPLES=300 SCHEMATHESIS_RANDOM=1 pytest tests/test_schemathesis.py
+
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "5"))
 DERANDOMIZE = not os.environ.get("SCHEMATHESIS_RANDOM")
 # Status codes answered, per operation: printed with `-s` when SCHEMATHESIS_STATS is set.

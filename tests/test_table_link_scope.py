@@ -29,6 +29,7 @@ from games.models import Game, Penalty, Result
 from games.services.results import penalty_record
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
+from tournaments.invitation_tokens import invitation_token
 from tournaments.models import (
     Club,
     ClubOrganiser,
@@ -45,7 +46,7 @@ from tournaments.models import (
 )
 from tournaments.services.clubs import club_create, member_create, season_create
 from tournaments.services.divisions import division_create
-from tournaments.services.staff import invitation_token, staff_invite
+from tournaments.services.staff import staff_invite
 from tournaments.services.table_links import table_links_issue
 from tournaments.table_links import token_for
 

@@ -1,5 +1,7 @@
-"""Reads that several views share: tournaments and players as a user may see them, and
-who is present for a round (check-in, `tournaments.services.checkin`).
+"""Reads that several views and services share: tournaments and players as a user may see
+them, who is present for a round (check-in, `tournaments.services.checkin`), a player's
+namesakes, the invitations addressed to an account, the players whose name matches one
+club member, the next stage's number.
 
 Visibility follows `tournaments.permissions.can_view`: a private tournament does not
 exist for someone without a role in it. The staff list and the invitations are the
@@ -18,8 +20,10 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Max, Prefetch, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
+from .invitation_tokens import invitation_token
 from .models import (
     Absence,
     Club,
@@ -267,3 +271,58 @@ def club_organisers_of(club: Club, by: User) -> QuerySet[ClubOrganiser]:
     """The club's organisers, by username, for the club's organisers (as its page)."""
     require_club(by, club)
     return club.organisers.select_related("user").order_by("user__username")
+
+
+def invitations_for(user: User) -> list[StaffInvitation]:
+    """The open invitations addressed to this (signed-in, active) account, each with its
+    `token` for the link, newest first."""
+    if not user.is_authenticated or not user.is_active:
+        return []
+    rows = StaffInvitation.objects.select_related("tournament").filter(
+        username=user.get_username(),
+        used_at__isnull=True,
+        revoked_at__isnull=True,
+        expires_at__gt=timezone.now(),
+    )
+    for invitation in rows:
+        invitation.token = invitation_token(invitation)
+    return list(rows)
+
+
+def invitation_is_for(invitation: StaffInvitation, user: User) -> bool:
+    """Whether `user` is the account an addressed invitation names."""
+    return bool(
+        user.is_authenticated and user.is_active and user.get_username() == invitation.username
+    )
+
+
+def same_name(player: Player) -> list[Player]:
+    """The other players of the tournament with this player's name (case and surrounding
+    spaces aside), by start number: worth a warning, as it is often a double entry."""
+    return list(
+        player.tournament.players.filter(name__iexact=player.name.strip())
+        .exclude(pk=player.pk)
+        .order_by("number")
+    )
+
+
+def name_matches(tournament: Tournament) -> list[tuple[Player, Member]]:
+    """Unlinked players whose name is the name of exactly one unlinked club member."""
+    if tournament.club_id is None:
+        return []
+    linked = set(tournament.players.exclude(member=None).values_list("member_id", flat=True))
+    by_name: dict[str, list[Member]] = {}
+    for member in Member.objects.filter(club_id=tournament.club_id).exclude(pk__in=linked):
+        by_name.setdefault(member.name.strip().casefold(), []).append(member)
+    matches = []
+    for player in tournament.players.filter(member=None).order_by("number"):
+        found = by_name.get(player.name.strip().casefold(), [])
+        if len(found) == 1:
+            matches.append((player, found[0]))
+    return matches
+
+
+def next_stage_number(tournament: Tournament) -> int:
+    """The number the next stage added (main or side) gets."""
+    last = tournament.stages.order_by("-number").first()
+    return (last.number if last else 0) + 1

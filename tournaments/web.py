@@ -6,7 +6,6 @@ Terms:
   the tournament), ``score`` (organisers and scorekeepers) or ``organise``.
 * outsider — someone who may not see a private tournament; for them it does not exist
   (404), exactly as in the API.
-* num — the path converter of page addresses (`NumberConverter`).
 * whole number — what a page reads as a number, in a form field or a posted id: ASCII
   digits only (never "²" or "٣"; a leading "-" is read, so the service names a negative
   value as it does for the API), at most 18 of them; anything else is "not a number" (a
@@ -26,7 +25,6 @@ from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.urls import register_converter
 from django.utils.translation import gettext as _
 
 from scoring.errors import RuleError
@@ -34,24 +32,6 @@ from scoring.errors import RuleError
 from .models import Tournament
 from .permissions import PREDICATES, Need, can_organise, can_score, require
 from .selectors import tournaments_visible_to
-
-
-class NumberConverter:
-    """A round, table, player or game number in a page address: at most 9 digits, so a
-    long one is simply not found instead of overflowing a database integer."""
-
-    regex = "[0-9]{1,9}"
-
-    def to_python(self, value: str) -> int:
-        return int(value)
-
-    def to_url(self, value: int) -> str:
-        return str(value)
-
-
-# Registered once, when the first page module imports this one.
-register_converter(NumberConverter, "num")
-
 
 # The cookie (signed) that remembers the table link a phone signed in through: its path.
 TABLE_LINK_COOKIE = "rummitab_table_link"

@@ -19,122 +19,11 @@ from rest_framework.views import APIView
 from tournaments.api.common import StrictCharField, StrictInput, TournamentScoped, errors, valid
 
 from ..models import ExportJob
-from ..services.event_file import (
-    MAX_EVENT_FILE_BYTES,
-    event_file_export,
-    event_file_schema,
-)
+from ..services.event_file.export import event_file_export
+from ..services.event_file.load import MAX_EVENT_FILE_BYTES
+from ..services.event_file.schema import event_file_schema
 from ..services.export_jobs import event_file_upload
-
-EVENT_FILE_EXAMPLE = {
-    "format": "rummitab-event-file",
-    "format_version": 1,
-    "exported_at": "2026-12-05T18:02:11Z",
-    "generator": "Rummitab",
-    "tournament": {
-        "slug": "club-open",
-        "name": "Club Open",
-        "status": "finished",
-        "rules": {"preset": "standard", "joker_penalty": 30, "turn_seconds": 60},
-        "ranking": ["games_won", "score"],
-        "table_size": 4,
-        "games_per_table": None,
-        "rounds_planned": 4,
-        "target_score": None,
-        "target_games_cap": None,
-        "results_need_confirmation": False,
-        "club_avoidance": "weighted",
-        "public": True,
-        "missed_rounds": "not_played",
-        "forfeit_rule": "shared",
-        "credit_substitute_games": False,
-        "starts_on": "2026-12-05",
-        "rated": False,
-        "first_result_at": "2026-12-05T14:10:00Z",
-        "club": None,
-    },
-    "players": [
-        {
-            "number": 1,
-            "name": "Ada Peretz",
-            "club": "Haifa RC",
-            "rating": None,
-            "status": "active",
-            "member": None,
-            "fixed_table": None,
-            "joined_round": None,
-            "registered_at": "2026-12-01T10:00:00Z",
-            "lot": 91847362514,
-        }
-    ],
-    "absences": [],
-    "stages": [],
-    "rounds": [
-        {
-            "number": 1,
-            "stage": None,
-            "method": "random",
-            "seed": 42,
-            "quality": {"repeat_pairs": 0},
-            "created_at": "2026-12-05T14:00:00Z",
-            "ends_at": None,
-            "tables": [
-                {
-                    "number": 1,
-                    "seats": [{"position": 1, "player": 1, "absent_from": None, "absence": ""}],
-                    "games": [
-                        {
-                            "number": 1,
-                            "starter_position": 1,
-                            "results": [
-                                {
-                                    "version": 1,
-                                    "end": "rummikub",
-                                    "status": "confirmed",
-                                    "submitted_by": "bob",
-                                    "submitted_at": "2026-12-05T14:10:00Z",
-                                    "confirmed_by": "bob",
-                                    "confirmed_at": "2026-12-05T14:10:00Z",
-                                    "racks": [
-                                        {
-                                            "player": 1,
-                                            "tiles": "",
-                                            "points": 0,
-                                            "tile_count": 0,
-                                            "jokers": 0,
-                                            "no_meld": None,
-                                            "charge": 0,
-                                            "score": 61,
-                                            "winner": True,
-                                            "substitute": "",
-                                            "forfeit": False,
-                                        }
-                                    ],
-                                }
-                            ],
-                            "penalties": [],
-                            "extensions": [],
-                        }
-                    ],
-                }
-            ],
-        }
-    ],
-    "standings": {
-        "results_version": 12,
-        "ranking": ["games_won", "score"],
-        "rows": [
-            {
-                "rank": 1,
-                "player": 1,
-                "name": "Ada Peretz",
-                "status": "active",
-                "metrics": {"games_won": 1, "score": 61, "games_played": 1, "lot": 91847362514},
-            }
-        ],
-    },
-}
-
+from .examples import EVENT_FILE_EXAMPLE
 
 SLUG_TAKEN = "a tournament with slug 'club-open' already exists."
 
@@ -199,7 +88,7 @@ class EventFileView(TournamentScoped, APIView):
         )
 
 
-class EventFileImportIn(StrictInput):
+class EventFileImportInSerializer(StrictInput):
     file = serializers.FileField(
         help_text="The event file: UTF-8 JSON, at most the site's `EVENT_FILE_MAX_BYTES` "
         f"({MAX_EVENT_FILE_BYTES // 1024**2} MiB unless the site says otherwise); a file "
@@ -213,14 +102,14 @@ class EventFileImportIn(StrictInput):
     )
 
 
-class ImportedOut(serializers.Serializer):
+class ImportedOutSerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.CharField()
     players = serializers.IntegerField(help_text="Players registered.")
     rounds = serializers.IntegerField(help_text="Rounds created.")
 
 
-class ImportJobOut(serializers.Serializer):
+class ImportJobOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=ExportJob.Status.choices)
     done = serializers.IntegerField(help_text="Steps done (of `total`).")
@@ -255,7 +144,7 @@ class EventFileImportJobView(APIView):
         description="The background import started by a 202 from `POST /api/v1/event-files/`:"
         " `queued`, `running`, then `done` (with the new tournament's slug) or `failed` "
         "(with the problems). Only the user who uploaded the file sees it.",
-        responses={200: ImportJobOut, **errors(401, 404)},
+        responses={200: ImportJobOutSerializer, **errors(401, 404)},
         examples=[
             OpenApiExample(
                 "Done",
@@ -298,11 +187,11 @@ class EventFileImportView(APIView):
         "entered, confirmed, recorded and voided everything, with the document's times. "
         "The standings are recomputed from the results and come out the same, ties "
         "included (each player's `lot` is kept).",
-        request={"multipart/form-data": EventFileImportIn},
+        request={"multipart/form-data": EventFileImportInSerializer},
         responses={
-            201: ImportedOut,
+            201: ImportedOutSerializer,
             202: OpenApiResponse(
-                ImportJobOut,
+                ImportJobOutSerializer,
                 description="A file larger than the site's `EVENT_FILE_REQUEST_BYTES`: "
                 "imported by a background job; poll its `url`.",
             ),
@@ -324,7 +213,7 @@ class EventFileImportView(APIView):
         ],
     )
     def post(self, request: Any) -> Response:
-        data = valid(EventFileImportIn, request.data)
+        data = valid(EventFileImportInSerializer, request.data)
         tournament = event_file_upload(
             by=request.user, upload=data["file"], slug=data.get("slug") or None
         )

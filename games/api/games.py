@@ -47,10 +47,17 @@ from tournaments.api.common import (
 from tournaments.permissions import can_score
 
 from ..models import MAX_EXTENSIONS, Extension, Game, Penalty, RackEntry, Result
-from ..selectors import games_shown, results_shown, visible_game, visible_penalty, with_result_flag
+from ..selectors.games import (
+    games_shown,
+    results_shown,
+    visible_game,
+    visible_penalty,
+    with_result_flag,
+)
 from ..services import results as services
 from ..services.extensions import extension_set
 from ..services.results import MAX_RACK_TEXT
+from .examples import GAME_EXAMPLE, PENALTY_EXAMPLE, RESULT_EXAMPLE, RESULT_REQUEST_EXAMPLE
 
 # --- serializers ----------------------------------------------------------------------------
 
@@ -243,108 +250,6 @@ class GameOutSerializer(serializers.Serializer):
         if confirmed is None:
             confirmed = list(results_shown().filter(game=game, status=Result.Status.CONFIRMED))
         return ResultOutSerializer(confirmed[0], context=self.context).data if confirmed else None
-
-
-RESULT_EXAMPLE = {
-    "version": 1,
-    "status": "confirmed",
-    "end": "rummikub",
-    "racks": [
-        {
-            "player": 11,
-            "tiles": "",
-            "points": 0,
-            "tile_count": 0,
-            "jokers": 0,
-            "no_meld": None,
-            "charge": 0,
-            "score": 108,
-            "winner": True,
-            "substitute": "",
-            "forfeit": False,
-        },
-        {
-            "player": 12,
-            "tiles": "2 B10 R4",
-            "points": 16,
-            "tile_count": 3,
-            "jokers": 0,
-            "no_meld": None,
-            "charge": 16,
-            "score": -16,
-            "winner": False,
-            "substitute": "",
-            "forfeit": False,
-        },
-        {
-            "player": 13,
-            "tiles": "7 J",
-            "points": 37,
-            "tile_count": 2,
-            "jokers": 1,
-            "no_meld": None,
-            "charge": 37,
-            "score": -37,
-            "winner": False,
-            "substitute": "",
-            "forfeit": False,
-        },
-        {
-            "player": 14,
-            "tiles": None,
-            "points": 23,
-            "tile_count": 4,
-            "jokers": 0,
-            "no_meld": "could_not",
-            "charge": 23,
-            "score": -23,
-            "winner": False,
-            "substitute": "",
-            "forfeit": False,
-        },
-    ],
-    "submitted_by": "bob",
-    "submitted_at": "2026-12-05T14:03:12.511Z",
-    "confirmed_by": "bob",
-    "confirmed_at": "2026-12-05T14:03:12.511Z",
-}
-RESULT_REQUEST_EXAMPLE = {
-    "based_on": 0,
-    "end": "rummikub",
-    "winner": 11,
-    "racks": [
-        {"player": 11, "tiles": ""},
-        {"player": 12, "tiles": "R4 B10 K2"},
-        {"player": 13, "tiles": "J 7"},
-        {"player": 14, "points": 23, "tile_count": 4, "jokers": 0, "no_meld": "could_not"},
-    ],
-}
-PENALTY_EXAMPLE = {
-    "id": 3,
-    "player": 12,
-    "kind": "timeout",
-    "tiles_drawn": 1,
-    "points": 0,
-    "note": "turn ran past two minutes",
-    "recorded_by": "bob",
-    "recorded_at": "2026-12-05T13:51:40.102Z",
-    "voided": False,
-}
-GAME_EXAMPLE = {
-    "id": 31,
-    "tournament": "club-open",
-    "round": 1,
-    "table": 1,
-    "number": 1,
-    "starter": 1,
-    "players": [
-        {"position": n, "player": 10 + n, "number": n, "name": f"Player {n}", "club": ""}
-        for n in range(1, 5)
-    ],
-    "result": RESULT_EXAMPLE,
-    "penalties": [PENALTY_EXAMPLE],
-    "extensions": [{"player": 13, "used": 1}],
-}
 
 
 # --- games ----------------------------------------------------------------------------------

@@ -33,7 +33,9 @@ from tournaments.api.common import (
 from tournaments.models import Round, Tournament
 
 from ..models import Table
+from ..services import draw as drawing
 from ..services import rounds as services
+from .examples import DRAW_EXAMPLE, ROUND_EXAMPLE
 
 TABLES_SCHEMA = {
     "type": "array",
@@ -64,12 +66,12 @@ QUALITY_SCHEMA = {
 # --- rounds ---------------------------------------------------------------------------------
 
 
-class SeatOut(serializers.Serializer):
+class SeatOutSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id", help_text="Player id.")
 
 
-class GameBriefOut(serializers.Serializer):
+class GameBriefOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
     starter = serializers.IntegerField(
@@ -79,14 +81,14 @@ class GameBriefOut(serializers.Serializer):
     )
 
 
-class TableOut(serializers.Serializer):
+class TableOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
-    seats = SeatOut(many=True)
-    games = GameBriefOut(many=True)
+    seats = SeatOutSerializer(many=True)
+    games = GameBriefOutSerializer(many=True)
 
 
-class RoundOut(serializers.Serializer):
+class RoundOutSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     method = serializers.ChoiceField(choices=Round.Method.choices)
     stage = serializers.IntegerField(
@@ -96,11 +98,11 @@ class RoundOut(serializers.Serializer):
         "without one (a tournament without stages; once stages exist, such rounds count "
         "as stage 1's).",
     )
-    tables = TableOut(many=True)
+    tables = TableOutSerializer(many=True)
     quality = RawJSONField(schema=QUALITY_SCHEMA)
 
 
-class RoundIn(StrictInput):
+class RoundInSerializer(StrictInput):
     method = StrictChoiceField(
         choices=Round.Method.choices,
         help_text="`manual` (give `tables`), `random` (fewest repeat meetings), `swiss` "
@@ -146,23 +148,23 @@ class RoundIn(StrictInput):
     )
 
 
-class DrawnSeatOut(serializers.Serializer):
+class DrawnSeatOutSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     player = serializers.IntegerField(help_text="Player id.")
 
 
-class DrawnGameOut(serializers.Serializer):
+class DrawnGameOutSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     starter = serializers.IntegerField(help_text="Seat position of the player who starts.")
 
 
-class DrawnTableOut(serializers.Serializer):
+class DrawnTableOutSerializer(serializers.Serializer):
     number = serializers.IntegerField()
-    seats = DrawnSeatOut(many=True)
-    games = DrawnGameOut(many=True)
+    seats = DrawnSeatOutSerializer(many=True)
+    games = DrawnGameOutSerializer(many=True)
 
 
-class MissingResultsOut(serializers.Serializer):
+class MissingResultsOutSerializer(serializers.Serializer):
     round = serializers.IntegerField()
     missing = serializers.IntegerField(help_text="Games without any result.")
     missing_tables = serializers.ListField(child=serializers.IntegerField())
@@ -171,7 +173,7 @@ class MissingResultsOut(serializers.Serializer):
     message = serializers.CharField(source="sentence")
 
 
-class DrawCommitOut(serializers.Serializer):
+class DrawCommitOutSerializer(serializers.Serializer):
     method = serializers.CharField()
     seed = serializers.IntegerField(allow_null=True)
     number = serializers.IntegerField()
@@ -182,13 +184,13 @@ class DrawCommitOut(serializers.Serializer):
     )
 
 
-class DrawOut(serializers.Serializer):
+class DrawOutSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="The round this draw would open.")
     method = serializers.ChoiceField(choices=Round.Method.choices)
     seed = serializers.IntegerField(
         allow_null=True, help_text="The seed drawn from (null for manual)."
     )
-    tables = DrawnTableOut(many=True)
+    tables = DrawnTableOutSerializer(many=True)
     quality = RawJSONField(schema=QUALITY_SCHEMA)
     quality_words = serializers.ListField(
         child=serializers.CharField(), help_text="The quality figures in sentences."
@@ -198,9 +200,9 @@ class DrawOut(serializers.Serializer):
         "3; tables of 3 play 3 games.'"
     )
     uneven = serializers.BooleanField(help_text="Some players play fewer games than others.")
-    missing_results = MissingResultsOut(many=True, help_text="Per earlier round, if any.")
+    missing_results = MissingResultsOutSerializer(many=True, help_text="Per earlier round, if any.")
     open_anyway_needed = serializers.BooleanField()
-    commit = DrawCommitOut(help_text="POST this body to open exactly this draw.")
+    commit = DrawCommitOutSerializer(help_text="POST this body to open exactly this draw.")
     stage = serializers.IntegerField(
         allow_null=True, help_text="The stage the round would belong to (null: no stages)."
     )
@@ -211,7 +213,7 @@ class DrawOut(serializers.Serializer):
     )
 
 
-def draw_out(preview: services.DrawPreview) -> dict[str, Any]:
+def draw_out(preview: drawing.DrawPreview) -> dict[str, Any]:
     return {
         "number": preview.number,
         "method": preview.method,
@@ -247,74 +249,6 @@ def draw_out(preview: services.DrawPreview) -> dict[str, Any]:
     }
 
 
-DRAW_EXAMPLE = {
-    "number": 2,
-    "method": "random",
-    "seed": 91827,
-    "tables": [
-        {
-            "number": 1,
-            "seats": [{"position": n, "player": p} for n, p in enumerate([11, 15, 19, 23], 1)],
-            "games": [{"number": n, "starter": n} for n in range(1, 5)],
-        },
-        {
-            "number": 2,
-            "seats": [{"position": n, "player": p} for n, p in enumerate([12, 16, 20], 1)],
-            "games": [{"number": n, "starter": n} for n in range(1, 4)],
-        },
-    ],
-    "quality": {"repeat_pairs": 0, "max_meetings": 1, "starter_balance": 1, "same_club_pairs": 0},
-    "quality_words": [
-        "Nobody meets an earlier opponent again.",
-        "No two players of the same club share a table.",
-        "Starts are as even as they can be (most and fewest starts differ by at most 1).",
-    ],
-    "table_sizes": "1 table of 4 and 1 table of 3; tables of 3 play 3 games.",
-    "uneven": True,
-    "missing_results": [
-        {
-            "round": 1,
-            "missing": 3,
-            "missing_tables": [2],
-            "unconfirmed": 0,
-            "unconfirmed_tables": [],
-            "message": "round 1: 3 games missing at table 2",
-        }
-    ],
-    "open_anyway_needed": True,
-    "commit": {
-        "method": "random",
-        "seed": 91827,
-        "number": 2,
-        "tables": [[11, 15, 19, 23], [12, 16, 20]],
-        "open_anyway": True,
-    },
-    "stage": None,
-    "stage_words": "",
-}
-
-ROUND_EXAMPLE = {
-    "number": 1,
-    "method": "manual",
-    "stage": None,
-    "tables": [
-        {
-            "id": 5,
-            "number": 1,
-            "seats": [{"position": n, "player": 10 + n} for n in range(1, 5)],
-            "games": [{"id": 30 + n, "number": n, "starter": n} for n in range(1, 5)],
-        },
-        {
-            "id": 6,
-            "number": 2,
-            "seats": [{"position": n, "player": 14 + n} for n in range(1, 4)],
-            "games": [{"id": 34 + n, "number": n, "starter": n} for n in range(1, 4)],
-        },
-    ],
-    "quality": {"repeat_pairs": 0, "max_meetings": 1, "starter_balance": 1},
-}
-
-
 def rounds_with_tables(tournament: Tournament) -> QuerySet[Round]:
     return (
         tournament.rounds.order_by("number")
@@ -329,7 +263,7 @@ def rounds_with_tables(tournament: Tournament) -> QuerySet[Round]:
     get=extend_schema(
         tags=["rounds"],
         summary="List rounds",
-        responses={200: RoundOut(many=True), **errors(400, 404)},
+        responses={200: RoundOutSerializer(many=True), **errors(400, 404)},
         description="The tournament's rounds in order, each with its tables, seats and games.",
         examples=[
             OpenApiExample(
@@ -341,7 +275,7 @@ def rounds_with_tables(tournament: Tournament) -> QuerySet[Round]:
     )
 )
 class RoundListView(TournamentScoped, ListAPIView):
-    serializer_class = RoundOut
+    serializer_class = RoundOutSerializer
 
     def get_queryset(self) -> QuerySet[Round]:
         if self.fake():
@@ -365,10 +299,12 @@ class RoundListView(TournamentScoped, ListAPIView):
         "exactly the players to seat.\n\nWhile an earlier round has games without a "
         "confirmed result, opening needs `open_anyway: true`; without it the answer is 409 "
         "naming `open_anyway`, the rounds listed in `missing_results`, nothing saved.",
-        request=RoundIn,
+        request=RoundInSerializer,
         responses={
-            200: OpenApiResponse(DrawOut, description="`dry_run`: the draw, nothing saved."),
-            201: RoundOut,
+            200: OpenApiResponse(
+                DrawOutSerializer, description="`dry_run`: the draw, nothing saved."
+            ),
+            201: RoundOutSerializer,
             **errors(400, 401, 403, 404, 409),
         },
         examples=[
@@ -414,18 +350,18 @@ class RoundListView(TournamentScoped, ListAPIView):
     )
     def post(self, request: Any, slug: str) -> Response:
         tournament = self.tournament
-        data = valid(RoundIn, request.data)
+        data = valid(RoundInSerializer, request.data)
         # `seed` only when given: the service draws one otherwise.
         extra = {key: data[key] for key in ("seed", "number", "stage") if data.get(key) is not None}
         if data["dry_run"]:
-            preview = services.round_draw(
+            preview = drawing.round_draw(
                 tournament=tournament,
                 by=request.user,
                 method=data["method"],
                 tables=data.get("tables"),
                 **extra,
             )
-            return Response(DrawOut(draw_out(preview)).data)
+            return Response(DrawOutSerializer(draw_out(preview)).data)
         round_ = services.round_open(
             tournament=tournament,
             by=request.user,
@@ -435,7 +371,7 @@ class RoundListView(TournamentScoped, ListAPIView):
             **extra,
         )
         return Response(
-            RoundOut(rounds_with_tables(tournament).get(pk=round_.pk)).data,
+            RoundOutSerializer(rounds_with_tables(tournament).get(pk=round_.pk)).data,
             status=status.HTTP_201_CREATED,
         )
 
@@ -445,14 +381,14 @@ class RoundDetailView(TournamentScoped, APIView):
         tags=["rounds"],
         summary="Read a round",
         description="One round by its number, with tables, seats, games and seating quality.",
-        responses={200: RoundOut, **errors(404)},
+        responses={200: RoundOutSerializer, **errors(404)},
         examples=[OpenApiExample("Round", value=ROUND_EXAMPLE, response_only=True)],
     )
     def get(self, request: Any, slug: str, number: int) -> Response:
         round_ = rounds_with_tables(self.tournament).filter(number=number).first()
         if round_ is None:
             raise Http404(_("No such round."))
-        return Response(RoundOut(round_).data)
+        return Response(RoundOutSerializer(round_).data)
 
     @extend_schema(
         tags=["rounds"],

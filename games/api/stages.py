@@ -32,21 +32,22 @@ from tournaments.permissions import require
 from tournaments.selectors import division_members, stages_of
 from tournaments.services.stages import stage_create, stage_update
 
+from ..selectors.stages import rows_within
 from ..services.stages import (
     CutPreview,
     RaceView,
     StageRow,
-    rows_within,
     stage_close,
     stage_cut_preview,
     stage_race,
     stage_rows,
     stage_side_start,
 )
+from .examples import CUT_EXAMPLE, ROW_EXAMPLE, STAGE_EXAMPLE
 from .standings import DIVISION_HELP, division_of_query
 
 
-class StageOut(serializers.Serializer):
+class StageOutSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     name = serializers.CharField()
     kind = serializers.CharField(help_text="qualification | semi_final | final | side")
@@ -79,7 +80,7 @@ class StageOut(serializers.Serializer):
     )
 
 
-class StageIn(StrictInput):
+class StageInSerializer(StrictInput):
     name = StrictCharField(max_length=60)
     kind = StrictChoiceField(choices=Stage.Kind.choices, required=False)
     ranking = RawJSONField(
@@ -107,36 +108,17 @@ class StageIn(StrictInput):
     )
 
 
-STAGE_EXAMPLE = {
-    "number": 2,
-    "name": "Final",
-    "kind": "final",
-    "status": "upcoming",
-    "ranking": ["score", "games_won", "lot"],
-    "carry_over": "all",
-    "cut_top": 4,
-    "cut_min_score": None,
-    "cut_ties": "lot",
-    "reseat_every_game": False,
-    "race_target": None,
-    "race_cap": None,
-    "rounds_planned": 3,
-    "side_of": None,
-    "division": None,
-}
-
-
 class StageListView(TournamentScoped, APIView):
     @extend_schema(
         tags=["stages"],
         summary="List the stages",
         description="The tournament's stages in order, each with its cut rule and status "
         "(upcoming, running, closed). A tournament without stages answers an empty list.",
-        responses={200: StageOut(many=True), **errors(404)},
+        responses={200: StageOutSerializer(many=True), **errors(404)},
         examples=[OpenApiExample("Stages", value=STAGE_EXAMPLE, response_only=True)],
     )
     def get(self, request: Any, slug: str) -> Response:
-        return Response(StageOut(stages_of(self.tournament), many=True).data)
+        return Response(StageOutSerializer(stages_of(self.tournament), many=True).data)
 
     @extend_schema(
         tags=["stages"],
@@ -146,8 +128,8 @@ class StageListView(TournamentScoped, APIView):
         "top N of the previous stage) or `cut_min_score`. A ranking naming an unknown metric, "
         "a race cap below its target or two cut rules answer 400 naming the field, nothing "
         "saved.",
-        request=StageIn,
-        responses={201: StageOut, **errors(400, 401, 403, 404, 409)},
+        request=StageInSerializer,
+        responses={201: StageOutSerializer, **errors(400, 401, 403, 404, 409)},
         examples=[
             OpenApiExample(
                 "Final of the top 4",
@@ -158,12 +140,12 @@ class StageListView(TournamentScoped, APIView):
         ],
     )
     def post(self, request: Any, slug: str) -> Response:
-        data = valid(StageIn, request.data)
+        data = valid(StageInSerializer, request.data)
         stage = stage_create(tournament=self.tournament, by=request.user, **data)
-        return Response(StageOut(stage).data, status=status.HTTP_201_CREATED)
+        return Response(StageOutSerializer(stage).data, status=status.HTTP_201_CREATED)
 
 
-class StageChangeIn(StageIn):
+class StageChangeInSerializer(StageInSerializer):
     name = StrictCharField(max_length=60, required=False)
 
 
@@ -172,11 +154,11 @@ class StageDetailView(TournamentScoped, APIView):
         tags=["stages"],
         summary="Read a stage",
         description="One stage by its number.",
-        responses={200: StageOut, **errors(404)},
+        responses={200: StageOutSerializer, **errors(404)},
         examples=[OpenApiExample("Stage", value=STAGE_EXAMPLE, response_only=True)],
     )
     def get(self, request: Any, slug: str, number: int) -> Response:
-        return Response(StageOut(_stage(self, number)).data)
+        return Response(StageOutSerializer(_stage(self, number)).data)
 
     @extend_schema(
         tags=["stages"],
@@ -184,8 +166,8 @@ class StageDetailView(TournamentScoped, APIView):
         description="Organisers change the fields sent. A closed stage cannot change (409 "
         "naming `status`); a running one keeps its cut and carry-over (409 naming the "
         "field). Bad values answer 400 naming the field, as when adding.",
-        request=StageChangeIn,
-        responses={200: StageOut, **errors(400, 401, 403, 404, 409)},
+        request=StageChangeInSerializer,
+        responses={200: StageOutSerializer, **errors(400, 401, 403, 404, 409)},
         examples=[
             OpenApiExample(
                 "Rename, race to 4",
@@ -196,21 +178,21 @@ class StageDetailView(TournamentScoped, APIView):
         ],
     )
     def patch(self, request: Any, slug: str, number: int) -> Response:
-        data = valid(StageChangeIn, request.data)
+        data = valid(StageChangeInSerializer, request.data)
         stage = stage_update(stage=_stage(self, number), by=request.user, **data)
-        return Response(StageOut(stage).data)
+        return Response(StageOutSerializer(stage).data)
 
 
-class StagePlayerOut(serializers.Serializer):
+class StagePlayerOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
     name = serializers.CharField()
     status = serializers.CharField()
 
 
-class StageRowOut(serializers.Serializer):
+class StageRowOutSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
-    player = StagePlayerOut()
+    player = StagePlayerOutSerializer()
     carried = serializers.IntegerField(help_text="Score carried into the stage (in `score`).")
     metrics = serializers.DictField(help_text="As in the tournament standings' rows.")
     race_wins = serializers.IntegerField(
@@ -218,12 +200,12 @@ class StageRowOut(serializers.Serializer):
     )
 
 
-class RaceWinsOut(serializers.Serializer):
-    player = StagePlayerOut()
+class RaceWinsOutSerializer(serializers.Serializer):
+    player = StagePlayerOutSerializer()
     wins = serializers.IntegerField()
 
 
-class RaceOut(serializers.Serializer):
+class RaceOutSerializer(serializers.Serializer):
     target = serializers.IntegerField(help_text="First to this many wins.")
     cap = serializers.IntegerField(help_text="At most this many games (more only while tied).")
     status = serializers.CharField(
@@ -231,7 +213,7 @@ class RaceOut(serializers.Serializer):
         "or a shared reach) | tied (the decider could not part them: one more game)"
     )
     over = serializers.BooleanField(help_text="won or decided: the stage takes no more games.")
-    champion = StagePlayerOut(allow_null=True)
+    champion = StagePlayerOutSerializer(allow_null=True)
     decider = serializers.ChoiceField(
         choices=["wins", "score", "last_game", ""],
         allow_blank=True,
@@ -242,16 +224,16 @@ class RaceOut(serializers.Serializer):
     )
     games = serializers.IntegerField(help_text="Games that count (confirmed, in order).")
     surplus = serializers.IntegerField(help_text="Games after the decision, which do not count.")
-    tied = StagePlayerOut(many=True, help_text="Still tied after the decider.")
-    wins = RaceWinsOut(many=True, help_text="Each player's wins, in the race's order.")
+    tied = StagePlayerOutSerializer(many=True, help_text="Still tied after the decider.")
+    wins = RaceWinsOutSerializer(many=True, help_text="Each player's wins, in the race's order.")
     summary = serializers.CharField(help_text="The race in words.")
     words = serializers.CharField(help_text="Who won and how, or what comes next.")
 
 
-class StageStandingsOut(serializers.Serializer):
-    stage = StageOut()
-    rows = StageRowOut(many=True)
-    race = RaceOut(allow_null=True, help_text="A race-to-N stage's race; else null.")
+class StageStandingsOutSerializer(serializers.Serializer):
+    stage = StageOutSerializer()
+    rows = StageRowOutSerializer(many=True)
+    race = RaceOutSerializer(allow_null=True, help_text="A race-to-N stage's race; else null.")
 
 
 def race_out(view: RaceView | None) -> dict[str, Any] | None:
@@ -272,15 +254,6 @@ def race_out(view: RaceView | None) -> dict[str, Any] | None:
         "summary": view.summary,
         "words": view.status_words,
     }
-
-
-ROW_EXAMPLE = {
-    "rank": 1,
-    "player": {"id": 11, "number": 1, "name": "Ada Peretz", "status": "active"},
-    "carried": 40,
-    "metrics": {"score": 95, "games_won": 3, "games_played": 5},
-    "race_wins": None,
-}
 
 
 def _stage(view: TournamentScoped, number: int) -> Stage:
@@ -305,7 +278,7 @@ def _rows(rows: list[StageRow]) -> list[dict]:
     ]
 
 
-class StageStandingsQuery(serializers.Serializer):
+class StageStandingsQuerySerializer(serializers.Serializer):
     division = serializers.CharField(required=False, max_length=100, help_text=DIVISION_HELP)
 
 
@@ -319,8 +292,8 @@ class StageStandingsView(TournamentScoped, APIView):
         "(`race_target`) ranks by its race (the champion first, then the decider's order) "
         "and says where the race stands in `race` (null for other stages). "
         "`?division=<slug>`: that division's players only, ranked again within it.",
-        parameters=[StageStandingsQuery],
-        responses={200: StageStandingsOut, **errors(400, 404)},
+        parameters=[StageStandingsQuerySerializer],
+        responses={200: StageStandingsOutSerializer, **errors(400, 404)},
         examples=[
             OpenApiExample(
                 "Final standings",
@@ -330,7 +303,7 @@ class StageStandingsView(TournamentScoped, APIView):
         ],
     )
     def get(self, request: Any, slug: str, number: int) -> Response:
-        query = StageStandingsQuery(data=request.query_params)
+        query = StageStandingsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         division = division_of_query(self.tournament, query.validated_data.get("division"))
         stage = _stage(self, number)
@@ -339,10 +312,10 @@ class StageStandingsView(TournamentScoped, APIView):
         if division is not None:
             rows = rows_within(rows, division_members(division))
         body = {"stage": stage, "rows": _rows(rows), "race": race_out(race)}
-        return Response(StageStandingsOut(body).data)
+        return Response(StageStandingsOutSerializer(body).data)
 
 
-class CutIn(StrictInput):
+class CutInSerializer(StrictInput):
     dry_run = StrictBooleanField(
         required=False,
         default=False,
@@ -357,11 +330,11 @@ class CutIn(StrictInput):
     )
 
 
-class CutOut(serializers.Serializer):
+class CutOutSerializer(serializers.Serializer):
     stage = serializers.IntegerField(help_text="The stage closed (or that would be).")
     next_stage = serializers.IntegerField(allow_null=True)
-    entrants = StagePlayerOut(many=True)
-    eliminated = StagePlayerOut(many=True)
+    entrants = StagePlayerOutSerializer(many=True)
+    eliminated = StagePlayerOutSerializer(many=True)
     carried = serializers.DictField(
         child=serializers.IntegerField(), help_text="Carried score by player id."
     )
@@ -384,18 +357,6 @@ def _cut_out(preview: CutPreview, committed: bool) -> dict:
     }
 
 
-CUT_EXAMPLE = {
-    "stage": 1,
-    "next_stage": 2,
-    "entrants": [{"id": 11, "number": 1, "name": "Ada Peretz", "status": "active"}],
-    "eliminated": [{"id": 12, "number": 2, "name": "Ben Cohen", "status": "active"}],
-    "carried": {"11": 40},
-    "tie": "",
-    "committed": False,
-    "commit": {"expected_entrants": [11]},
-}
-
-
 class StageCutView(TournamentScoped, APIView):
     @extend_schema(
         tags=["stages"],
@@ -408,10 +369,12 @@ class StageCutView(TournamentScoped, APIView):
         "preview), 409 naming `stage` when games of the stage have no confirmed result "
         "(listed in `missing_results`) or the stage is closed, 400 naming `top` for a cut "
         "larger than the field. Closing the last stage commits no cut.",
-        request=CutIn,
+        request=CutInSerializer,
         responses={
-            200: OpenApiResponse(CutOut, description="`dry_run`: the cut, nothing saved."),
-            201: CutOut,
+            200: OpenApiResponse(
+                CutOutSerializer, description="`dry_run`: the cut, nothing saved."
+            ),
+            201: CutOutSerializer,
             **errors(400, 401, 403, 404, 409),
         },
         examples=[
@@ -422,18 +385,20 @@ class StageCutView(TournamentScoped, APIView):
     )
     def post(self, request: Any, slug: str, number: int) -> Response:
         stage = _stage(self, number)
-        data = valid(CutIn, request.data)
+        data = valid(CutInSerializer, request.data)
         if data["dry_run"]:
             # The preview is the organiser's first step of closing; others read standings.
             require(request.user, self.tournament, "organise")
-            return Response(CutOut(_cut_out(stage_cut_preview(stage), False)).data)
+            return Response(CutOutSerializer(_cut_out(stage_cut_preview(stage), False)).data)
         preview = stage_close(
             stage=stage, by=request.user, expected_entrants=data.get("expected_entrants")
         )
-        return Response(CutOut(_cut_out(preview, True)).data, status=status.HTTP_201_CREATED)
+        return Response(
+            CutOutSerializer(_cut_out(preview, True)).data, status=status.HTTP_201_CREATED
+        )
 
 
-class SideIn(StrictInput):
+class SideInSerializer(StrictInput):
     name = StrictCharField(max_length=60, required=False, allow_blank=True)
 
 
@@ -447,8 +412,8 @@ class StageSideView(TournamentScoped, APIView):
         "`stage`: its number) and standings. 409 naming `stage` when this stage is not "
         "closed, made no cut, left nobody out or has a side event already; 400 naming "
         "`name`. `name` left out: 'Side event'.",
-        request=SideIn,
-        responses={201: StageOut, **errors(400, 401, 403, 404, 409)},
+        request=SideInSerializer,
+        responses={201: StageOutSerializer, **errors(400, 401, 403, 404, 409)},
         examples=[
             OpenApiExample("Consolation", value={"name": "Consolation"}, request_only=True),
             OpenApiExample(
@@ -467,6 +432,6 @@ class StageSideView(TournamentScoped, APIView):
     )
     def post(self, request: Any, slug: str, number: int) -> Response:
         stage = _stage(self, number)
-        data = valid(SideIn, request.data)
+        data = valid(SideInSerializer, request.data)
         side = stage_side_start(stage=stage, by=request.user, name=data.get("name"))
-        return Response(StageOut(side).data, status=status.HTTP_201_CREATED)
+        return Response(StageOutSerializer(side).data, status=status.HTTP_201_CREATED)

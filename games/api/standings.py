@@ -27,17 +27,13 @@ from tournaments.models import Division, Tournament
 from tournaments.selectors import division_named
 
 from ..exports import qualified_csv, ranking_csv, standings_csv
-from ..selectors import (
-    HIDE,
-    STANDINGS_PAGE_SIZE,
-    STANDINGS_WHOLE_UP_TO,
-    page_state,
-    standings_table,
-)
+from ..selectors.caching import page_state
+from ..selectors.standings import HIDE, STANDINGS_PAGE_SIZE, STANDINGS_WHOLE_UP_TO, standings_table
 from ..views.caching import cached
+from .examples import STANDINGS_EXAMPLE
 
 
-class StandingsPlayerOut(serializers.Serializer):
+class StandingsPlayerOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
     name = serializers.CharField()
@@ -54,9 +50,9 @@ class MetricValueField(serializers.Field):
         return value
 
 
-class StandingsRowOut(serializers.Serializer):
+class StandingsRowOutSerializer(serializers.Serializer):
     rank = serializers.IntegerField(help_text="Equal on every ranking metric → equal rank.")
-    player = StandingsPlayerOut()
+    player = StandingsPlayerOutSerializer()
     metrics = serializers.DictField(
         child=MetricValueField(),
         help_text="Every metric of `ranking`, plus games_played, games_won, score, penalties "
@@ -89,55 +85,19 @@ class StandingsRowOut(serializers.Serializer):
     )
 
 
-class StandingsOut(serializers.Serializer):
+class StandingsOutSerializer(serializers.Serializer):
     results_version = serializers.IntegerField(help_text="The tournament's current version.")
     computed_version = serializers.IntegerField(help_text="The version the rows are from.")
     stale = serializers.BooleanField(help_text="The rows are behind `results_version`.")
     computed_at = serializers.DateTimeField(allow_null=True)
     ranking = serializers.ListField(child=serializers.CharField())
-    rows = StandingsRowOut(many=True, help_text="This page's rows, best first.")
+    rows = StandingsRowOutSerializer(many=True, help_text="This page's rows, best first.")
     count = serializers.IntegerField(help_text="Rows in the whole table (players).")
     page = serializers.IntegerField(help_text="This page; 1 for a field shown whole.")
     pages = serializers.IntegerField(
         help_text=f"How many pages: 1 up to {STANDINGS_WHOLE_UP_TO} players, then pages of "
         f"{STANDINGS_PAGE_SIZE} rows (`?page=N`, or `?player=N` for a start number's page)."
     )
-
-
-STANDINGS_EXAMPLE = {
-    "results_version": 12,
-    "computed_version": 12,
-    "stale": False,
-    "computed_at": "2026-12-05T15:20:01.004Z",
-    "ranking": ["games_won", "score"],
-    "rows": [
-        {
-            "rank": 1,
-            "player": {
-                "id": 11,
-                "number": 1,
-                "name": "Ada Peretz",
-                "club": "Haifa RC",
-                "status": "active",
-            },
-            "metrics": {
-                "score": 120,
-                "games_won": 3,
-                "games_played": 4,
-                "rummikubs": 2,
-                "rack_total": 14,
-                "table_wins": 1,
-                "opponents_score": -85,
-                "best_game": 61,
-                "penalties": 0,
-                "lot": 91847362514,
-            },
-        }
-    ],
-    "count": 1,
-    "page": 1,
-    "pages": 1,
-}
 
 
 DIVISION_HELP = (
@@ -147,7 +107,7 @@ DIVISION_HELP = (
 )
 
 
-class StandingsQuery(serializers.Serializer):
+class StandingsQuerySerializer(serializers.Serializer):
     """The query of `GET standings/` (text, as every query string is)."""
 
     page = serializers.IntegerField(
@@ -168,7 +128,7 @@ class StandingsQuery(serializers.Serializer):
     division = serializers.CharField(required=False, max_length=100, help_text=DIVISION_HELP)
 
 
-class StandingsCSVQuery(serializers.Serializer):
+class StandingsCSVQuerySerializer(serializers.Serializer):
     """The query of `GET standings.csv`."""
 
     withdrawn = serializers.ChoiceField(
@@ -198,7 +158,7 @@ def division_of_query(tournament: Tournament, slug: str | None) -> Division | No
 
 
 def standings_query(request: Any, tournament: Tournament) -> dict[str, Any]:
-    query = StandingsQuery(data=request.query_params)
+    query = StandingsQuerySerializer(data=request.query_params)
     query.is_valid(raise_exception=True)
     values = dict(query.validated_data)
     values["division"] = division_of_query(tournament, values.get("division"))
@@ -207,7 +167,7 @@ def standings_query(request: Any, tournament: Tournament) -> dict[str, Any]:
 
 def standings_of(tournament: Tournament, query: dict[str, Any]) -> dict[str, Any]:
     """The latest snapshot and whether it is stale, exactly as the pages show it: kept in
-    the shared cache per page state (`games.selectors.page_state`) while it is not stale,
+    the shared cache per page state (`games.selectors.caching.page_state`) while it is not stale,
     so a large field's snapshot is not read whole for every request."""
     state = page_state(tournament)
     if state.stale:
@@ -252,13 +212,13 @@ class StandingsView(TournamentScoped, APIView):
         f"{STANDINGS_PAGE_SIZE} rows a page (`?page=N`, or `?player=N`: the page with that "
         "start number), `count`, `page` and `pages` saying where it is. `?division=<slug>`: "
         "that division's players only, ranked again within it.",
-        parameters=[StandingsQuery],
-        responses={200: StandingsOut, **errors(400, 404)},
+        parameters=[StandingsQuerySerializer],
+        responses={200: StandingsOutSerializer, **errors(400, 404)},
         examples=[OpenApiExample("Standings", value=STANDINGS_EXAMPLE, response_only=True)],
     )
     def get(self, request: Any, slug: str) -> Response:
         standings = standings_of(self.tournament, standings_query(request, self.tournament))
-        return Response(StandingsOut(standings).data)
+        return Response(StandingsOutSerializer(standings).data)
 
 
 class CSVRenderer(renderers.BaseRenderer):
@@ -301,7 +261,7 @@ class StandingsCSVView(TournamentScoped, APIView):
         "or CR gets a leading `'` so a spreadsheet does not run it (numbers stay numbers). "
         "`?withdrawn=hide` leaves the withdrawn players out; `?division=<slug>` keeps only "
         "that division's players, ranked again within it.",
-        parameters=[StandingsCSVQuery],
+        parameters=[StandingsCSVQuerySerializer],
         responses={
             (200, "text/csv"): OpenApiResponse(
                 OpenApiTypes.STR,
@@ -317,7 +277,7 @@ class StandingsCSVView(TournamentScoped, APIView):
         },
     )
     def get(self, request: Any, slug: str) -> Response:
-        query = StandingsCSVQuery(data=request.query_params)
+        query = StandingsCSVQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         hide = query.validated_data.get("withdrawn") == HIDE
         division = division_of_query(self.tournament, query.validated_data.get("division"))

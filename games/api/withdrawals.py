@@ -27,15 +27,15 @@ from tournaments.api.common import (
     errors,
     valid,
 )
-from tournaments.api.players import PlayerOut
+from tournaments.api.players import PlayerOutSerializer
 
 from ..models import Absence
-from ..selectors import results_shown
+from ..selectors.games import results_shown
 from ..services import withdrawals as services
 from .games import GameScoped, ResultOutSerializer, staff_context
 
 
-class WithdrawIn(StrictInput):
+class WithdrawInSerializer(StrictInput):
     unplayed = StrictChoiceField(
         choices=Absence.choices,
         required=False,
@@ -46,8 +46,8 @@ class WithdrawIn(StrictInput):
     )
 
 
-class WithdrawOut(serializers.Serializer):
-    player = PlayerOut()
+class WithdrawOutSerializer(serializers.Serializer):
+    player = PlayerOutSerializer()
     unplayed = serializers.CharField(
         allow_null=True, help_text="The choice applied, or null when no game was unplayed."
     )
@@ -66,8 +66,8 @@ class PlayerWithdrawView(TournamentScoped, APIView):
         description="Organisers only. The player's played games stay and count. When their "
         "table in the latest round still has unplayed games, `unplayed` is required: "
         "`plays_on` or `forfeit` (400 on `unplayed` otherwise, naming the table and games).",
-        request=WithdrawIn,
-        responses={200: WithdrawOut, **errors(400, 401, 403, 404, 409)},
+        request=WithdrawInSerializer,
+        responses={200: WithdrawOutSerializer, **errors(400, 401, 403, 404, 409)},
         examples=[
             OpenApiExample("Forfeit", value={"unplayed": "forfeit"}, request_only=True),
             OpenApiExample(
@@ -87,10 +87,10 @@ class PlayerWithdrawView(TournamentScoped, APIView):
         player = self.tournament.players.filter(pk=pk).first()
         if player is None:
             raise Http404(_("No such player in this tournament."))
-        data = valid(WithdrawIn, request.data)
+        data = valid(WithdrawInSerializer, request.data)
         done = services.player_withdraw(player=player, by=request.user, **data)
         return Response(
-            WithdrawOut(
+            WithdrawOutSerializer(
                 {
                     "player": done.player,
                     "unplayed": done.seat.absence if done.seat else None,
@@ -101,7 +101,7 @@ class PlayerWithdrawView(TournamentScoped, APIView):
         )
 
 
-class ForfeitIn(StrictInput):
+class ForfeitInSerializer(StrictInput):
     player = StrictIntegerField(help_text="Player id of the seat that forfeits.")
     based_on = StrictIntegerField(help_text="The game's latest version (0 for none).")
 
@@ -113,7 +113,7 @@ class GameForfeitView(GameScoped, APIView):
         description="Organisers only. Stores a confirmed result version with end `forfeit`, "
         "scored by the tournament's `forfeit_rule`; correctable by a newer version like any "
         "result. A game with a result (confirmed or awaiting confirmation) → 409 on `game`.",
-        request=ForfeitIn,
+        request=ForfeitInSerializer,
         responses={201: ResultOutSerializer, **errors(400, 401, 403, 404, 409)},
         examples=[
             OpenApiExample(
@@ -131,7 +131,7 @@ class GameForfeitView(GameScoped, APIView):
     )
     def post(self, request: Any, pk: int) -> Response:
         game = self.game
-        data = valid(ForfeitIn, request.data)
+        data = valid(ForfeitInSerializer, request.data)
         result = services.game_forfeit(game=game, by=request.user, **data)
         return Response(
             ResultOutSerializer(

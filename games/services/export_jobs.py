@@ -46,7 +46,7 @@ from tournaments.models import Round, Tournament
 from tournaments.permissions import User
 
 from ..models import ExportJob
-from .event_file import (
+from .event_file.load import (
     event_file_import,
     event_file_max_bytes,
     event_file_read,

@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 from tournaments.models import Stage, Tournament
 
 from ..models import Game, Result
+from ..words import tables_phrase
 
 
 def stage_rounds_q(stage: Stage | None, prefix: str = "") -> Q:
@@ -23,15 +24,6 @@ def stage_rounds_q(stage: Stage | None, prefix: str = "") -> Q:
     if stage.number == 1:
         owned |= Q(**{f"{prefix}stage__isnull": True})
     return owned
-
-
-def tables_phrase(numbers: list[int]) -> str:
-    """ "table 2", "tables 1 and 4", "tables 1, 3 and 4"."""
-    if len(numbers) == 1:
-        return _("table {number}").format(number=numbers[0])
-    return _("tables {numbers} and {last}").format(
-        numbers=", ".join(map(str, numbers[:-1])), last=numbers[-1]
-    )
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ from scoring.standings import lot_draw
 from tournaments.models import Tournament
 
 from ..models import Extension, Game, Penalty, RackEntry, Result, Table
+from ..words import match_sentence
 
 
 class MatchDecided(Conflict):
@@ -126,19 +127,12 @@ def _lots(tournament: Tournament, seated: list[int]) -> dict[int, int]:
     return {p: from_file.get(p, lot_draw(seed, p)) for p in seated}
 
 
-def sentence(state: MatchState, names: dict[int, str]) -> str:
-    """ "Ann, 112 of 100" (the winner(s), their total, the target)."""
-    who = ", ".join(names.get(p, "?") for p in state.winners)
-    total = state.totals[state.winners[0]] if state.winners else state.leader_total
-    return _("{who}, {total} of {target}").format(who=who, total=total, target=state.target)
-
-
 def refuse_after_decision(tournament: Tournament, game: Game) -> None:
     """Raise `MatchDecided` for a game after the deciding game of its table's match."""
     state = table_match(tournament, game.table)
     if state is not None and state.decided and game.number > state.games:
         names = dict(game.table.seats.values_list("player_id", "player__name"))
-        raise MatchDecided(game, sentence(state, names), state.games)
+        raise MatchDecided(game, match_sentence(state, names), state.games)
 
 
 def keep_in_step(tournament: Tournament, table: Table) -> MatchState | None:

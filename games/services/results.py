@@ -46,6 +46,7 @@ from tournaments.services.validation import collect, max_length_of, stamp_histor
 from tournaments.services.webhooks import webhooks_emit
 
 from ..models import Absence, Game, Penalty, RackEntry, Result
+from ..words import seat_label
 from .locks import lock_game
 from .matches import keep_in_step, refuse_after_decision
 
@@ -120,11 +121,6 @@ def _replay(game: Game, key: str | None, fingerprint: str) -> Result | None:
         raise IdempotencyKeyReused(key, earlier.version)
     earlier.replayed = True
     return earlier
-
-
-def seat_label(player: Player, position: int) -> str:
-    """How messages name a seated player: "Ada (seat 2)" — a name and a seat, never an id."""
-    return _("{name} (seat {position})").format(name=player.name, position=position)
 
 
 def latest_version(game: Game) -> int:

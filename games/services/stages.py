@@ -52,9 +52,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Case, Count, IntegerField, OuterRef, Q, Subquery, Value, When
-from django.db.models.functions import Coalesce
-from django.utils.text import capfirst
+from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -70,20 +68,20 @@ from scoring.stages import (
     race,
     race_order,
 )
-from scoring.standings import StandingRow, rerank
+from scoring.standings import StandingRow
 from tournaments.backups import backup_after_commit
 from tournaments.events import pages_changed
 from tournaments.lifecycle import require_open
 from tournaments.models import Player, Round, Stage, StageEntry, Tournament
 from tournaments.permissions import User, require
-from tournaments.selectors import division_members
-from tournaments.services.stages import next_stage_number
+from tournaments.selectors import division_members, next_stage_number
 from tournaments.services.validation import stamp_history_user, text
 
 from ..models import Game, RackEntry, Result
+from ..words import stage_games_planned
 from .gaps import round_results_missing, stage_rounds_q
 from .locks import lock_tournament
-from .standings import EVERY_ROUND, StageFilter, _ranked_rows
+from .standings import EVERY_ROUND, StageFilter, ranked_rows
 
 
 @dataclass(frozen=True)
@@ -115,17 +113,6 @@ def stage_rows(stage: Stage, race_view: RaceView | None = None) -> list[StageRow
     return ranked + [row for row in rows if row.player.id not in seen]
 
 
-def rows_within(rows: list[StageRow], members: set[int]) -> list[StageRow]:
-    """A division's part of a stage's standings, in their order, ranked again 1..n
-    (`scoring.standings.rerank`, as the tournament's standings by division)."""
-    kept = [row for row in rows if row.player.id in members]
-    ranks = rerank([row.rank for row in kept])
-    return [
-        StageRow(rank, row.player, row.carried, row.metrics, row.race_wins)
-        for row, rank in zip(kept, ranks, strict=True)
-    ]
-
-
 def _stage_rows(stage: Stage) -> list[StageRow]:
     tournament = stage.tournament
     entries = {
@@ -138,7 +125,7 @@ def _stage_rows(stage: Stage) -> list[StageRow]:
     if stage.number > 1:
         players_qs = players_qs.filter(pk__in=entries.keys())
     players = {p.id: p for p in players_qs}
-    rows = _ranked_rows(
+    rows = ranked_rows(
         tournament,
         list(players),
         {p.id: p.penalty_count for p in players.values()},
@@ -191,7 +178,7 @@ class CutPreview:
         return _("{tie}: {players}").format(tie=tie.sentence(), players=names)
 
 
-def _stage_rounds(stage: Stage):
+def stage_rounds(stage: Stage):
     return Round.objects.filter(stage_rounds_q(stage), tournament_id=stage.tournament_id)
 
 
@@ -200,7 +187,7 @@ def stage_cut_preview(stage: Stage) -> CutPreview:
     entrants, eliminated, the tie stated. A cut larger than the field is a RuleError on
     `top`."""
     tournament = stage.tournament
-    next_stage = _next_main_stage(stage)
+    next_stage = next_main_stage(stage)
     rows = stage_rows(stage)
     if next_stage is None:
         return CutPreview(stage, None, rows, None)
@@ -243,7 +230,7 @@ def stage_close(*, stage: Stage, by: User, expected_entrants: object) -> CutPrev
         require_open(tournament)
         expected = _expected(expected_entrants)
         stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
-        _require_closable(stage, tournament)
+        require_stage_closable(stage, tournament)
         preview = stage_cut_preview(stage)
         if preview.result is not None and sorted(expected) != sorted(preview.result.entrants):
             raise Conflict(
@@ -269,11 +256,11 @@ def stage_close(*, stage: Stage, by: User, expected_entrants: object) -> CutPrev
         return preview
 
 
-def _require_closable(stage: Stage, tournament: Tournament) -> None:
+def require_stage_closable(stage: Stage, tournament: Tournament) -> None:
     where = _("stage {number} ({name})").format(number=stage.number, name=isolate(stage.name))
     if stage.status == Stage.Status.CLOSED:
         raise Conflict("stage", _("{where} is closed already.").format(where=where))
-    if not _stage_rounds(stage).exists():
+    if not stage_rounds(stage).exists():
         raise Conflict("stage", _("{where} has no round yet.").format(where=where))
     gaps = round_results_missing(tournament, EVERY_ROUND, stage)
     if gaps:
@@ -286,19 +273,7 @@ def _require_closable(stage: Stage, tournament: Tournament) -> None:
         )
 
 
-def stage_close_blockers(stage: Stage) -> list[str]:
-    """Why `stage` cannot close yet, one sentence each, as `stage_close` would refuse it
-    (empty: it can close now). The stage page says them beside the close button before
-    anyone clicks; `stage_close` still checks again under its lock."""
-    try:
-        _require_closable(stage, stage.tournament)
-    except Conflict as error:
-        missing = error.details.get("missing_results") or [error.message]
-        return [capfirst(str(sentence)) for sentence in missing]
-    return []
-
-
-def _next_main_stage(stage: Stage) -> Stage | None:
+def next_main_stage(stage: Stage) -> Stage | None:
     """The stage a cut of `stage` goes into: the next main stage (a side event has none)."""
     if stage.is_side:
         return None
@@ -311,44 +286,6 @@ def _next_main_stage(stage: Stage) -> Stage | None:
 
 
 # --- one game per round: re-seating and the race ------------------------------------------
-
-
-def stage_games_planned(stage: Stage) -> int | None:
-    """How many games a one-game-per-round stage plays: a re-seated stage, a table's
-    series elsewhere (`games_per_table`, else the table size); a race, at most its cap
-    (more only while the decider leaves a tie). None for other stages."""
-    if stage.race_target is not None:
-        return stage.race_cap
-    if stage.reseat_every_game:
-        tournament = stage.tournament
-        return tournament.games_per_table or tournament.table_size
-    return None
-
-
-def stage_game_words(stage: Stage, game: int) -> str:
-    """ "re-seated every game: game 2 of 4" / "race to 4 wins: game 3 of at most 9"."""
-    planned = stage_games_planned(stage)
-    if stage.race_target is not None:
-        return _("first to %(target)s wins: game %(game)s of at most %(cap)s") % {
-            "target": stage.race_target,
-            "game": game,
-            "cap": planned,
-        }
-    if stage.reseat_every_game:
-        return _("re-seated every game: game %(game)s of %(games)s") % {
-            "game": game,
-            "games": planned,
-        }
-    return ""
-
-
-def round_stage_words(round_: Round) -> str:
-    """What a round of a one-game stage is (its game in the stage), or ""."""
-    stage = round_.stage
-    if stage is None or not stage.one_game_rounds:
-        return ""
-    game = Round.objects.filter(stage=stage, number__lte=round_.number).count()
-    return stage_game_words(stage, game)
 
 
 @dataclass(frozen=True)
@@ -491,7 +428,7 @@ def require_stage_open_for_a_round(stage: Stage) -> None:
         )
     if view is None and stage.reseat_every_game:
         planned = stage_games_planned(stage) or 0
-        if _stage_rounds(stage).count() >= planned:
+        if stage_rounds(stage).count() >= planned:
             raise Conflict(
                 "stage",
                 _("%(stage)s has played all its %(games)s games: close it.")
@@ -524,7 +461,7 @@ def stage_side_start(*, stage: Stage, by: User, name: object = None) -> Stage:
                 _("%(stage)s is not closed: a side event starts once its cut is committed.")
                 % {"stage": where},
             )
-        next_stage = _next_main_stage(stage)
+        next_stage = next_main_stage(stage)
         if next_stage is None:
             raise Conflict(
                 "stage", _("%(stage)s made no cut: nobody is out of it.") % {"stage": where}
@@ -555,88 +492,3 @@ def stage_side_start(*, stage: Stage, by: User, name: object = None) -> Stage:
         )
         transaction.on_commit(lambda: pages_changed(tournament.slug))
         return side
-
-
-# --- reads for the pages ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TimelineItem:
-    """One stage in the timeline, with its race when it is a race under way or done."""
-
-    stage: Stage
-    race: RaceView | None = None
-    # The rounds opened in the stage so far: the running one is "round N" of its stage
-    # (a staged tournament has no one count of rounds planned: a race's length is open).
-    rounds: int = 0
-
-    @property
-    def state_words(self) -> str:
-        return stage_state_words(self.stage, self.race)
-
-
-def stage_state_words(stage: Stage, race: RaceView | None) -> str:
-    """A stage's state as every page says it: "Decided" once its race is won or decided
-    (the stage stays open in the data, as a correction that undoes the decision reopens
-    the race, but nothing more is played in it), else its status ("Next", "Running",
-    "Done"). The one source of the label, so the timeline and the stage's own page agree."""
-    if race is not None and race.over and stage.status != Stage.Status.CLOSED:
-        return _("Decided")
-    return str(stage.get_status_display())
-
-
-def stages_timeline(tournament: Tournament) -> list[TimelineItem]:
-    """The stages in order (side events among them), each with its rounds opened so far
-    and, a race stage that has begun, its race: one query, plus two per such race (a
-    tournament has one final)."""
-    # Stage 1 also owns the rounds opened before any stage existed (`stage_rounds_q`).
-    early = (
-        Round.objects.filter(tournament_id=OuterRef("tournament_id"), stage__isnull=True)
-        .order_by()
-        .values("tournament_id")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    stages = (
-        tournament.stages.select_related("side_of")
-        .annotate(
-            own_rounds=Count("rounds"),
-            early_rounds=Case(
-                When(number=1, then=Coalesce(Subquery(early), 0)),
-                default=Value(0),
-                output_field=IntegerField(),
-            ),
-        )
-        .order_by("number")
-    )
-    return [
-        TimelineItem(
-            stage,
-            stage_race(stage)
-            if stage.race_target is not None and stage.status != Stage.Status.UPCOMING
-            else None,
-            stage.own_rounds + stage.early_rounds,
-        )
-        for stage in stages
-    ]
-
-
-def side_event_offer(stage: Stage) -> int:
-    """How many players a side event of `stage` would take (0: none can be started: not a
-    closed main stage with a committed cut, or it has one already)."""
-    if stage.is_side or stage.status != Stage.Status.CLOSED or stage.side_stages.exists():
-        return 0
-    next_stage = _next_main_stage(stage)
-    if next_stage is None:
-        return 0
-    went_on = set(next_stage.entries.values_list("player_id", flat=True))
-    return sum(
-        1
-        for row in stage_rows(stage)
-        if row.player.id not in went_on and row.player.status == Player.Status.ACTIVE
-    )
-
-
-def stage_current_round(stage: Stage) -> Round | None:
-    """The stage's last round (stage 1 also owns the rounds opened before any stage)."""
-    return _stage_rounds(stage).order_by("-number").first()

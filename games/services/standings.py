@@ -33,6 +33,7 @@ from django.db.models.functions import Coalesce
 from scoring.match import MatchGame, match_state, match_totals
 from scoring.placement import PlaceCount, PlacementTotals, placement_from_counts
 from scoring.qualification import Placed, qualifiers
+from scoring.rules import games_at
 from scoring.standings import (
     PlayerTotals,
     SeriesLine,
@@ -192,10 +193,10 @@ def _sums(
 def games_per_missed_round(tournament: Tournament) -> int:
     """The games a late entry missed in each round before they joined: a full table's
     series (`games_per_table`, else one game per seat of a full table)."""
-    return tournament.games_per_table or tournament.table_size
+    return games_at(tournament.table_size, tournament.games_per_table)
 
 
-def _ranked_rows(
+def ranked_rows(
     tournament: Tournament,
     players: list[int],
     penalties: dict[int, int],
@@ -392,7 +393,7 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
         )
     )
     per_round = games_per_missed_round(tournament)
-    rows = _ranked_rows(
+    rows = ranked_rows(
         tournament,
         [p[0] for p in players],
         {p[0]: p[5] for p in players},
@@ -532,27 +533,6 @@ def _notes(tournament: Tournament, player: tuple) -> dict:
     if forfeits:
         notes["forfeits"] = forfeits
     return notes
-
-
-def ranks_before_round(tournament: Tournament, round_number: int) -> dict[int, int]:
-    """Each player's rank (by player id) in the standings of the games of the rounds
-    before `round_number`: what "movement since the last round" compares with. Computed
-    as a recompute is (a fixed handful of queries), not stored; penalties count as they
-    stand now (a penalty carries no round of its own)."""
-    players = list(
-        Player.objects.filter(tournament=tournament)
-        .annotate(penalty_count=Count("penalties", filter=Q(penalties__voided=False)))
-        .values_list("id", "status", "penalty_count", "lot")
-    )
-    rows = _ranked_rows(
-        tournament,
-        [p[0] for p in players],
-        {p[0]: p[2] for p in players},
-        {p[0] for p in players if p[1] == Player.Status.WITHDRAWN},
-        before=round_number,
-        lots={p[0]: p[3] for p in players if p[3] is not None},
-    )
-    return {row.player: row.rank for row in rows}
 
 
 def standings_prune(*, tournament_id: int) -> None:

@@ -7,7 +7,7 @@ anything. An anonymous reader's ETag is made from the tournament's page generati
 (`tournaments.events`, a token in the shared cache that moves only when something
 public changed, at most about once a second), so it holds through a burst of results
 that change nothing shown; a signed-in reader's from the page state
-(`games.selectors.page_state`, one query), which moves with every change they may see
+(`games.selectors.caching.page_state`, one query), which moves with every change they may see
 (a result awaiting confirmation, a stale table being recomputed).
 
 Terms:
@@ -52,7 +52,7 @@ from tournaments.events import page_generation
 from tournaments.models import Tournament
 from tournaments.permissions import can_organise, can_score
 
-from ..selectors import PageState, page_state
+from ..selectors.caching import PageState, page_state
 
 logger = logging.getLogger(__name__)
 

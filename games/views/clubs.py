@@ -1,5 +1,5 @@
 """Club pages: a club with its ranking list and seasons, a member's events and rating
-history, a season's standings (page and CSV). Anyone may read them; the events listed
+history (a season's standings: `games.views.seasons`). Anyone may read them; the events listed
 are only the tournaments the reader may see.
 
 Terms: club, member, season, rating (see `tournaments.models`, `scoring.ratings`).
@@ -13,15 +13,12 @@ from django.utils.formats import date_format
 from django.views.decorators.http import require_GET
 
 from scoring.ratings import NEW
-from tournaments.models import Club, Season
+from tournaments.models import Club
 from tournaments.permissions import can_run_club
 from tournaments.selectors import tournaments_visible_to
-from tournaments.web import csv_download
 
 from ..chart import line_chart
-from ..exports import season_csv
-from ..selectors import club_ranking, member_events, member_rating_history
-from ..services.seasons import season_events, season_for_read
+from ..selectors.clubs import club_ranking, member_events, member_rating_history
 
 
 @require_GET
@@ -70,41 +67,3 @@ def member_detail(request: HttpRequest, club_slug: str, member_id: int) -> HttpR
             "runs_club": can_run_club(request.user, club),
         },
     )
-
-
-def _season(club_slug: str, season_slug: str) -> tuple[Club, Season]:
-    club = get_object_or_404(Club, slug=club_slug)
-    return club, get_object_or_404(club.seasons, slug=season_slug)
-
-
-@require_GET
-def season_detail(request: HttpRequest, club_slug: str, season_slug: str) -> HttpResponse:
-    club, season = _season(club_slug, season_slug)
-    snapshot = season_for_read(season)
-    events = season_events(season)
-    visible = set(
-        tournaments_visible_to(request.user).filter(season=season).values_list("slug", flat=True)
-    )
-    rows = []
-    for row in snapshot.rows:
-        by_event = {c["event"]: c for c in row["contributions"]}
-        rows.append({**row, "cells": [by_event.get(event.slug) for event in events]})
-    return render(
-        request,
-        "games/season_detail.html",
-        {
-            "club": club,
-            "season": season,
-            "events": events,
-            "visible": visible,
-            "rows": rows,
-            "computed_at": snapshot.computed_at,
-        },
-    )
-
-
-@require_GET
-def season_csv_view(request: HttpRequest, club_slug: str, season_slug: str) -> HttpResponse:
-    club, season = _season(club_slug, season_slug)
-    text = season_csv(season_for_read(season).rows, season_events(season))
-    return csv_download(text, f"{club.slug}-{season.slug}.csv")

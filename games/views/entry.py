@@ -38,11 +38,11 @@ from scoring.tiles import check_availability, joker_count, parse_tiles, rack_fac
 from tournaments.models import Tournament
 from tournaments.web import add_rule_errors, tournament_context, tournament_page, whole_number
 
-from ..forms import GameEntry, PenaltyForm
+from ..forms.entry import GameEntry, PenaltyForm
 from ..models import MAX_EXTENSIONS, Extension, Game, Penalty, Result, Table
-from ..selectors import table_series
+from ..selectors.rounds import table_series
 from ..services.extensions import extension_add
-from ..services.matches import sentence, table_match
+from ..services.matches import table_match
 from ..services.results import (
     MAX_RACK_TEXT,
     ResultConflict,
@@ -50,6 +50,7 @@ from ..services.results import (
     penalty_void,
     result_submit,
 )
+from ..words import match_sentence
 
 
 def _table(tournament: Tournament, round_number: int, table_number: int) -> Table:
@@ -173,7 +174,7 @@ def table_entry(
             "keypad_numbers": range(1, 14),
             "entered": sum(1 for game in games if game.all_results),
             "match": match,
-            "match_sentence": sentence(match, names) if match and match.decided else "",
+            "match_sentence": match_sentence(match, names) if match and match.decided else "",
             "match_totals": match_totals,
             "match_contenders": ", ".join(names.get(p, "?") for p in match.contenders)
             if match

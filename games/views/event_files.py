@@ -18,7 +18,7 @@ from django.views.decorators.http import require_safe
 from scoring.errors import RuleError
 from tournaments.web import add_rule_errors
 
-from ..forms import EventFileImportForm
+from ..forms.event_files import EventFileImportForm
 from ..models import ExportJob
 from ..services.export_jobs import event_file_upload
 

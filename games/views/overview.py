@@ -26,7 +26,7 @@ from tournaments.web import csv_download, tournament_context, tournament_page
 
 from .. import exports
 from ..models import Game, Result
-from ..selectors import results_shown
+from ..selectors.games import results_shown
 from ..services.results import result_confirm
 
 

@@ -21,15 +21,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from scoring.errors import RuleError
-from scoring.game import forfeit_charge
 from tournaments.models import Player, Tournament
 from tournaments.web import add_rule_errors, tournament_context, tournament_page
 
 from ..chart import line_chart
-from ..forms import WithdrawForm
+from ..forms.players import WithdrawForm
 from ..models import Penalty
-from ..selectors import player_place, player_series
+from ..selectors.players import player_place, player_series
 from ..services.withdrawals import open_seat, player_withdraw
+from ..words import forfeit_rule_text
 
 
 def _player_rows(player: Player) -> tuple[list[dict[str, Any]], list[tuple[str, int]]]:
@@ -102,19 +102,6 @@ def player_detail(request: HttpRequest, tournament: Tournament, player_number: i
             "forfeits": sum(1 for row in rows if row["forfeit"]),
             "divisions": list(player.divisions.order_by("order", "name", "id")),
         },
-    )
-
-
-def forfeit_rule_text(tournament: Tournament) -> str:
-    """The tournament's forfeit rule in words, with its charge (`scoring.game`)."""
-    charge = forfeit_charge(tournament.rule_set)
-    if tournament.forfeit_rule == Tournament.ForfeitRule.SHARED:
-        return _(
-            "Forfeit: the absent seat scores -{charge}; the players present all win the "
-            "game and share the {charge} points."
-        ).format(charge=charge)
-    return _("Forfeit: the absent seat scores -{charge}; the players present score 0.").format(
-        charge=charge
     )
 
 

@@ -16,7 +16,7 @@ current game's table (who sits where, who starts), polled the same conditional w
 
 Terms:
 * movement — places gained (▲) or lost (▼) against the standings of the games of the
-  rounds before the current one (`games.selectors.standings_movement`); none in round 1.
+  rounds before the current one (`games.selectors.standings.standings_movement`); none in round 1.
 """
 
 from __future__ import annotations
@@ -32,8 +32,11 @@ from django.views.decorators.http import require_GET
 from tournaments.models import Stage, Tournament
 from tournaments.web import tournament_page, whole_number
 
-from ..selectors import round_tables, standings_movement, standings_table
-from ..services.stages import round_stage_words, stage_current_round, stage_race, stage_rows
+from ..selectors.rounds import round_tables
+from ..selectors.stages import stage_current_round
+from ..selectors.standings import standings_movement, standings_table
+from ..services.stages import stage_race, stage_rows
+from ..words import round_stage_words
 from .caching import Conditional, cached
 
 PROJECTOR_TOP = 10

@@ -44,7 +44,7 @@ from tournaments.web import (
     whole_number,
 )
 
-from ..forms import (
+from ..forms.rounds import (
     FindTableForm,
     RoundClockForm,
     RoundDrawForm,
@@ -53,11 +53,12 @@ from ..forms import (
     draw_json,
 )
 from ..models import ExportJob
-from ..selectors import round_tables
+from ..selectors.rounds import round_tables
+from ..services import draw as drawing
 from ..services import rounds as services
 from ..services.export_jobs import export_job_request
-from ..services.stages import round_stage_words
 from ..sheets import PAPERS, one_sheet_pdf, sheets_filename, sheets_of_round
+from ..words import round_stage_words
 from .caching import Conditional
 
 if TYPE_CHECKING:
@@ -196,7 +197,7 @@ def round_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         try:
-            preview = services.round_draw(
+            preview = drawing.round_draw(
                 tournament=tournament,
                 by=request.user,
                 method=form.cleaned_data["method"],
@@ -204,7 +205,7 @@ def round_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 number=form.cleaned_data["number"],
                 stage=form.cleaned_data["stage"],
             )
-        except services.RoundConflict as conflict:
+        except drawing.RoundConflict as conflict:
             return _round_conflict(request, tournament, conflict)
         except RuleError as error:
             if error.path[:1] == ("stage",) and not form.asks_stage:
@@ -236,7 +237,7 @@ def _present_and_absent(tournament: Tournament, number: int) -> dict[str, Any]:
 
 
 def _round_conflict(
-    request: HttpRequest, tournament: Tournament, conflict: services.RoundConflict
+    request: HttpRequest, tournament: Tournament, conflict: drawing.RoundConflict
 ) -> HttpResponse:
     """A repeated click, or a preview gone stale: show the round that is open instead."""
     messages.warning(request, capfirst(conflict.message))
@@ -269,15 +270,15 @@ def _on_preview(request: HttpRequest, tournament: Tournament, action: str) -> Ht
             messages.success(request, _("Round {number} is open.").format(number=round_.number))
             return redirect("round-detail", slug=tournament.slug, round_number=round_.number)
         if action == "redraw":
-            preview = services.round_draw(**draw)
+            preview = drawing.round_draw(**draw)
             if preview.seed == seed:  # one chance in two billion: draw once more
-                preview = services.round_draw(**draw)
+                preview = drawing.round_draw(**draw)
             return _preview_page(request, tournament, preview)
         if action == "swap" and not carried.errors:
             tables = carried.swapped()
-            preview = services.round_draw(**draw, tables=tables, seed=seed)
+            preview = drawing.round_draw(**draw, tables=tables, seed=seed)
             return _preview_page(request, tournament, preview)
-    except services.RoundConflict as conflict:
+    except drawing.RoundConflict as conflict:
         return _round_conflict(request, tournament, conflict)
     except RuleError as error:
         return _preview_again(request, tournament, draw, tables, seed, error)
@@ -298,7 +299,7 @@ def _preview_again(
     """The preview page again, the draw as it came, with what was wrong beside its field;
     a draw that no longer fits (a player withdrew meanwhile) goes back to the first step."""
     try:
-        preview = services.round_draw(**draw, tables=tables, seed=seed)
+        preview = drawing.round_draw(**draw, tables=tables, seed=seed)
     except RuleError as again:
         messages.error(request, capfirst(again.message))
         return redirect("round-open", slug=tournament.slug)
@@ -308,7 +309,7 @@ def _preview_again(
 def _preview_page(
     request: HttpRequest,
     tournament: Tournament,
-    preview: services.DrawPreview,
+    preview: drawing.DrawPreview,
     *,
     error: RuleError | None = None,
     errors_of: RoundDrawForm | None = None,

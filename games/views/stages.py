@@ -17,25 +17,22 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 from scoring.standings import METRICS
-from tournaments.forms import SideEventForm, StageForm
 from tournaments.models import Stage, Tournament
 from tournaments.selectors import division_members, divisions_list
 from tournaments.services.stages import stage_create
 from tournaments.web import add_rule_errors, tournament_context, tournament_page, whole_number
 
+from ..forms.stages import SideEventForm, StageForm
+from ..selectors.stages import rows_within, side_event_offer, stage_close_blockers, stages_timeline
 from ..services.stages import (
     StageRow,
-    rows_within,
-    side_event_offer,
     stage_close,
-    stage_close_blockers,
     stage_cut_preview,
     stage_race,
     stage_rows,
     stage_side_start,
-    stage_state_words,
-    stages_timeline,
 )
+from ..words import stage_state_words
 
 
 def _columns(stage: Stage) -> list[str]:

@@ -1,16 +1,16 @@
-"""Standings pages: a tournament's page with its live standings, the fragment htmx polls,
-and the standings as CSV.
+"""Standings pages: the live standings (the tournament's page shows them:
+`games.views.tournament`), the fragment htmx polls, and the standings as CSV.
 
 Terms:
 * fragment — a piece of a page that htmx swaps in place; served with the same
   permissions as the page it belongs to. A large field's standings come a page at a
-  time (`games.selectors.standings_page_of`); the fragment polls the page it shows, the
-  way it shows it (`?withdrawn=hide` kept across polls).
+  time (`games.selectors.standings.standings_page_of`); the fragment polls the page it
+  shows, the way it shows it (`?withdrawn=hide` kept across polls).
 * division filter — `?division=<slug>` shows only that division's players, ranked again
-  1..n within it (`games.selectors.within_division`), on the page, in its fragment (the
-  polls keep it) and in the CSV; the movement arrows compare ranks within the division.
-  A slug the tournament has no division for is a 404 (the page says so, and shows the
-  divisions there are).
+  1..n within it (`games.selectors.standings.within_division`), on the page, in its
+  fragment (the polls keep it) and in the CSV; the movement arrows compare ranks within
+  the division. A slug the tournament has no division for is a 404 (the page says so,
+  and shows the divisions there are).
 * conditional polling — every answer carries an ETag (`games.views.caching`); the
   page's script (static/js/poll.js) sends it back with each poll, a 304 leaves the
   table as it is, and a new standings version (or anything else shown) brings a 200
@@ -23,31 +23,26 @@ import json
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_safe
+from django.views.decorators.http import require_GET
 
 from tournaments.models import Division, Tournament
-from tournaments.selectors import division_members, division_named, divisions_list
-from tournaments.web import csv_download, tournament_context, tournament_page, whole_number
+from tournaments.selectors import division_members, division_named
+from tournaments.web import csv_download, tournament_page, whole_number
 
 from ..exports import qualified_csv as qualified_csv_text
 from ..exports import ranking_csv as ranking_csv_text
 from ..exports import standings_csv as standings_csv_text
-from ..selectors import (
+from ..selectors.standings import (
     HIDE,
-    DivisionPrizes,
     StandingsTable,
-    division_prizes,
+    ranks_before_round,
     ranks_within,
     standings_movement,
     standings_table,
 )
-from ..services.event_file import event_file_export
-from ..services.stages import stages_timeline
-from ..services.standings import ranks_before_round
+from ..services.event_file.export import event_file_export
 from .caching import Conditional, cached
 
 
@@ -63,7 +58,7 @@ def _division_slug(request: HttpRequest) -> str:
     return (request.GET.get("division") or "").strip().lower()
 
 
-def _division(request: HttpRequest, tournament: Tournament) -> Division | None:
+def division_of(request: HttpRequest, tournament: Tournament) -> Division | None:
     """The division `?division=<slug>` asks for (None: the whole field); a slug of no
     division of the tournament raises `UnknownDivision`."""
     slug = _division_slug(request)
@@ -132,7 +127,7 @@ def _podium(
     ]
 
 
-def _fragment(
+def standings_fragment(
     request: HttpRequest,
     tournament: Tournament,
     cond: Conditional,
@@ -174,69 +169,22 @@ def _fragment(
     return cached(key, render_table)
 
 
-def _prizes(tournament: Tournament, cond: Conditional) -> list[DivisionPrizes]:
-    """A finished tournament's division prizes (`division_prizes`), kept in the shared
-    cache at this page state (a division's change moves the state)."""
-    if tournament.status != Tournament.Status.FINISHED:
-        return []
-
-    def read() -> list[DivisionPrizes]:
-        return division_prizes(tournament, standings_table(tournament, whole=True).rows)
-
-    if cond.state.stale:
-        return read()
-    return cached(cond.fragment_key("division-prizes"), read)
-
-
-@require_safe
-@tournament_page("view")
-def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    missing = ""
-    try:
-        division = _division(request, tournament)
-    except UnknownDivision as error:
-        # Said on the page (a 404), beside the divisions there are, over the whole field.
-        division, missing = None, str(error)
-    cond = Conditional(request, tournament, personal=True)
-    if not missing and (answer := cond.not_modified()) is not None:
-        return answer
-    fragment = _fragment(request, tournament, cond, division)
-    divisions = divisions_list(tournament)
-    context = {
-        **tournament_context(request.user, tournament),
-        "standings_html": mark_safe(fragment["html"]),  # our own template's output
-        "paged": fragment["paged"],
-        "withdrawn": fragment["withdrawn"],
-        "hide_withdrawn": fragment["hide_withdrawn"],
-        "timeline": stages_timeline(tournament),
-        "divisions": divisions,
-        "division": division,
-        "division_missing": missing,
-        "prizes": _prizes(tournament, cond) if divisions and division is None else [],
-    }
-    if cond.public:
-        # Kept and served to every anonymous reader: no per-visitor CSRF token in it
-        # (an anonymous reader of this page posts nothing).
-        context["csrf_token"] = ""
-    if missing:
-        return render(request, "games/tournament_detail.html", context, status=404)
-    return cond.finish(render(request, "games/tournament_detail.html", context))
-
-
 @require_GET
 @tournament_page("view")
 def standings_live(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    division = _division(request, tournament)
+    division = division_of(request, tournament)
     cond = Conditional(request, tournament, personal=False)
     if (answer := cond.not_modified()) is not None:
         return answer
-    return cond.finish(HttpResponse(_fragment(request, tournament, cond, division)["html"]))
+    return cond.finish(
+        HttpResponse(standings_fragment(request, tournament, cond, division)["html"])
+    )
 
 
 @require_GET
 @tournament_page("view")
 def standings_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    division = _division(request, tournament)
+    division = division_of(request, tournament)
     cond = Conditional(request, tournament, personal=False)
     if (answer := cond.not_modified()) is not None:
         return answer

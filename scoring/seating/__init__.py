@@ -42,7 +42,8 @@ Modules, each importing only those above it:
 * ``search`` — local search over one round or a whole schedule;
 * ``starters`` — starters balanced over a whole schedule, and the present starter of a
   game whose rotation's starter has left the table;
-* ``draw`` — table sizes, the random and Swiss draws, quality;
+* ``draw`` — table sizes, the random draw, quality, fixed tables;
+* ``swiss`` — the Swiss draw;
 * ``plan`` — planned schedules (designs + search + starters + the draw's seat order).
 
 Only stdlib and ``scoring.errors`` are imported: no Django, no app.
@@ -56,7 +57,6 @@ from scoring.seating.draw import (
     SAME_CLUB_LIGHT,
     SAME_CLUB_MODES,
     SAME_CLUB_OFF,
-    SWISS_REACH,
     History,
     Seating,
     SeatingError,
@@ -64,11 +64,11 @@ from scoring.seating.draw import (
     place_fixed,
     quality,
     seat_random,
-    seat_swiss,
     table_rank_spreads,
     table_sizes,
 )
 from scoring.seating.plan import plan_rounds
+from scoring.seating.swiss import SWISS_REACH, seat_swiss
 
 __all__ = [
     "MAX_TABLE_SIZE",

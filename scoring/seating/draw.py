@@ -5,8 +5,8 @@ Pure Python — no Django, no ORM (terms: see ``scoring.seating``).
 * ``table_sizes`` — how many tables and how big;
 * ``seat_random`` — fewest repeats given the history, then balanced starters;
   reproducible from its ``seed`` (the engine is ``search.optimise_round``);
-* ``seat_swiss`` — tables filled from the top of the standings; repeats avoided by the
-  smallest moves in the ranking;
+* ``seat_swiss`` (``scoring.seating.swiss``) — tables filled from the top of the
+  standings; repeats avoided by the smallest moves in the ranking;
 * ``quality`` / ``table_rank_spreads`` — the figures stored with a round;
 * ``place_fixed`` — players with a fixed table (a mobility need) at that table.
 
@@ -23,8 +23,8 @@ Two wishes beside the history, both optional:
   The random draw pins them there before it searches; the Swiss draw and a plan move
   them there afterwards (``place_fixed``), trading a place for whoever sat there.
 
-``Record`` (what the history says), ``check_players`` and ``seat_order`` are shared with
-``scoring.seating.plan``.
+``Record`` (what the history says), ``check_players``, ``seat_order``, ``fixed_pins`` and
+``place_fixed`` are shared with ``scoring.seating.swiss`` and ``scoring.seating.plan``.
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ from dataclasses import dataclass, field
 from scoring.errors import RuleError
 from scoring.i18n import _
 from scoring.seating import search
-from scoring.seating.groups import exchange, positions
 
 Table = tuple[int, ...]
 History = Sequence[Sequence[Sequence[int]]]
@@ -52,9 +51,6 @@ SAME_CLUB_MODES = (SAME_CLUB_OFF, SAME_CLUB_APART, SAME_CLUB_LIGHT)
 # Random, ``SAME_CLUB_LIGHT``: a same-club pair weighs like this many extra earlier
 # meetings — below any repeat, above the starter balance.
 CLUB_LIGHT_WEIGHT = 1
-# Swiss: players fixed to two different tables never share one (far above any repeats).
-SWISS_FIXED_APART = 1_000_000
-
 # docs/rules/standings.md: a table seats 2 to 4 players.
 MIN_TABLE_SIZE = 2
 MAX_TABLE_SIZE = 4
@@ -66,31 +62,6 @@ MAX_TABLE_SIZE = 4
 RECENT_REPEAT_WEIGHT = 2
 # Random: the starter term's weight; its unit is one start, the smallest term of all.
 START_WEIGHT = 1
-
-# Swiss pair costs. A repeat costs SWISS_REPEAT, plus SWISS_EXTRA_MEETING per earlier
-# meeting beyond the first and SWISS_RECENT if the pair met in the round just before. The
-# extras only order repeats among themselves: while no pair has met more than 8 times,
-# one repeat more outweighs all the extras of two tables of 4 (12 pairs · 75 < 1,000).
-SWISS_REPEAT = 1_000
-SWISS_EXTRA_MEETING = 10
-SWISS_RECENT = 5
-# Swiss: how many tables up or down a player may be swapped to avoid a repeat. Far
-# enough to clear the repeats the top-down pass leaves at the bottom (bench.seating's
-# 1,000-player rounds end with none), near enough that one swap moves a player at most 8
-# tables (32 ranks at tables of 4) — sending a player across half the field to dodge one
-# repeat is no Swiss draw.
-SWISS_REACH = 8
-# Swiss: while a table's best combination still repeats, its window grows a table at a
-# time until it holds SWISS_LOOKAHEAD_TABLES tables' worth of players plus
-# SWISS_LOOKAHEAD_SLACK. The combinations grow as C(window, size - 1) — at tables of 4 at
-# most C(23, 3) = 1,771 for a table — which keeps 1,000 players well inside the 2 s a
-# round may take (bench.seating: about 0.1 s).
-SWISS_LOOKAHEAD_TABLES = 4
-SWISS_LOOKAHEAD_SLACK = 4
-# Swiss: passes of the swap repair at most. Every swap lowers the field's summed
-# (repeats, displacement), so the repair cannot cycle and a pass that changes nothing
-# ends it early; the bound caps its time.
-SWISS_REPAIR_PASSES = 3
 
 
 class SeatingError(RuleError, ValueError):
@@ -326,13 +297,13 @@ def _pair_costs(
             cost[index[a]][index[b]] = cost[index[b]][index[a]] = c
     if clubs and same_club_mode != SAME_CLUB_OFF:
         club_cost = repeat if same_club_mode == SAME_CLUB_APART else unit * light
-        for i, j in _same_club_points(ids, clubs):
+        for i, j in same_club_points(ids, clubs):
             cost[i][j] += club_cost
             cost[j][i] += club_cost
     return cost, start_weight
 
 
-def _same_club_points(ids: Sequence[int], clubs: Clubs) -> Iterable[tuple[int, int]]:
+def same_club_points(ids: Sequence[int], clubs: Clubs) -> Iterable[tuple[int, int]]:
     """The point pairs (indices into ``ids``) of one club."""
     members: defaultdict[str, list[int]] = defaultdict(list)
     for i, p in enumerate(ids):
@@ -342,14 +313,14 @@ def _same_club_points(ids: Sequence[int], clubs: Clubs) -> Iterable[tuple[int, i
         yield from itertools.combinations(points, 2)
 
 
-def _check_same_club_mode(mode: str) -> None:
+def check_same_club_mode(mode: str) -> None:
     if mode not in SAME_CLUB_MODES:
         raise SeatingError(
             "same_club", _("must be one of {modes}").format(modes=", ".join(SAME_CLUB_MODES))
         )
 
 
-def _pins(ids: Sequence[int], fixed: Fixed | None, sizes: Sequence[int]) -> dict[int, int]:
+def fixed_pins(ids: Sequence[int], fixed: Fixed | None, sizes: Sequence[int]) -> dict[int, int]:
     """Point → group index of the seated players with a fixed table; every table's
     fixed players must fit it, and the table must exist this round."""
     pins: dict[int, int] = {}
@@ -394,10 +365,10 @@ def seat_random(
     players are sorted first, so their order does not matter. Different seeds give
     different seatings. Without clubs and fixed tables, a seed seats as it always did.
     """
-    _check_same_club_mode(same_club_mode)
+    check_same_club_mode(same_club_mode)
     ids = sorted(check_players(players))
     sizes = table_sizes(len(ids), table_size)
-    pins = _pins(ids, fixed, sizes)
+    pins = fixed_pins(ids, fixed, sizes)
     record = Record.of(history)
     rng = random.Random(seed)
     cost, start_weight = _pair_costs(ids, record, len(sizes), clubs, same_club_mode)
@@ -410,172 +381,6 @@ def seat_random(
     groups.sort(key=len, reverse=True)
     tables = [seat_order((ids[i] for i in g), record, rng) for g in groups]
     return Seating(tables, seed, "random", quality(tables, history, clubs=clubs))
-
-
-# --------------------------------------------------------------------------- swiss
-
-
-def seat_swiss(
-    ranked_players: Sequence[int],
-    history: History = (),
-    table_size: int = 4,
-    seed: int = 0,
-    *,
-    clubs: Clubs | None = None,
-    same_club_mode: str = SAME_CLUB_APART,
-    fixed: Fixed | None = None,
-) -> Seating:
-    """Seat by the standings: table 1 gets the best ranked players, and so on down.
-
-    Each table takes the best player not yet seated and fills up with the next ones;
-    when that would repeat a meeting, it looks a little further down the standings and
-    takes the combination with the fewest repeats, then the smallest rank displacement
-    (how far players end up outside their natural table's rank range). A last pass
-    swaps players between nearby tables to clear repeats the top-down pass had to leave
-    at the bottom. ``seed`` only breaks ties in the seat order.
-
-    With ``SAME_CLUB_APART`` a same-club pair counts like a repeat; other modes leave the
-    standings alone. Players with a ``fixed`` table are never drawn together with one
-    fixed elsewhere, and their tables are then moved to the fixed numbers.
-    """
-    _check_same_club_mode(same_club_mode)
-    ids = check_players(ranked_players, "ranked_players")
-    sizes = table_sizes(len(ids), table_size)
-    _pins(ids, fixed, sizes)
-    record = Record.of(history)
-    rng = random.Random(seed)
-    apart = clubs if same_club_mode == SAME_CLUB_APART else None
-    groups = place_fixed(_swiss_groups(ids, sizes, record, apart, fixed), fixed)
-    tables = [seat_order(g, record, rng) for g in groups]
-    spreads = table_rank_spreads(tables, ids)
-    return Seating(tables, seed, "swiss", quality(tables, history, ids, clubs), spreads)
-
-
-def _swiss_groups(
-    ids: Sequence[int],
-    sizes: Sequence[int],
-    record: Record,
-    clubs: Clubs | None = None,
-    fixed: Fixed | None = None,
-) -> list[list[int]]:
-    """The tables' players, top table first, each table's players in ranking order."""
-    ranked = _SwissField(ids, sizes, record, clubs, fixed)
-    remaining = list(range(len(ids)))
-    groups: list[list[int]] = []
-    for t, size in enumerate(sizes):
-        anchor, rest = remaining[0], remaining[1:]
-        chosen = ranked.fill(t, size, anchor, rest)
-        groups.append([anchor, *chosen])
-        taken = set(chosen)
-        remaining = [i for i in rest if i not in taken]
-    ranked.repair(groups)
-    return [[ids[i] for i in sorted(g)] for g in groups]
-
-
-class _SwissField:
-    """The ranked field by rank index (0 = best): weighted meetings and table rank ranges.
-
-    Table t's *natural* ranks are ``bounds[t]`` (lo..hi), where a top-down fill with no
-    history would seat them; a player's *displacement* at table t is how far its rank
-    lies outside that range.
-    """
-
-    def __init__(
-        self,
-        ids: Sequence[int],
-        sizes: Sequence[int],
-        record: Record,
-        clubs: Clubs | None = None,
-        fixed: Fixed | None = None,
-    ) -> None:
-        self.bounds: list[tuple[int, int]] = []
-        start = 0
-        for size in sizes:
-            self.bounds.append((start, start + size - 1))
-            start += size
-        self.met: dict[int, dict[int, int]] = defaultdict(dict)
-        index = {p: i for i, p in enumerate(ids)}
-        for (a, b), m in record.meetings.items():
-            if a in index and b in index:
-                i, j = index[a], index[b]
-                recent = SWISS_RECENT if (a, b) in record.recent else 0
-                weight = SWISS_REPEAT + SWISS_EXTRA_MEETING * (m - 1) + recent
-                self.met[i][j] = self.met[j][i] = weight
-        for i, j in _same_club_points(ids, clubs) if clubs else ():
-            self.met[i][j] = self.met[j][i] = self.met[i].get(j, 0) + SWISS_REPEAT
-        fixed = fixed or {}
-        pinned = [(i, fixed[p]) for i, p in enumerate(ids) if p in fixed]
-        for (i, t), (j, u) in itertools.combinations(pinned, 2):
-            if t != u:
-                self.met[i][j] = self.met[j][i] = self.met[i].get(j, 0) + SWISS_FIXED_APART
-
-    def pair_cost(self, group: Sequence[int]) -> int:
-        met = self.met
-        return sum(met[a].get(b, 0) for a, b in itertools.combinations(group, 2) if a in met)
-
-    def displacement(self, group: Sequence[int], t: int) -> int:
-        lo, hi = self.bounds[t]
-        return sum(lo - i if i < lo else i - hi if i > hi else 0 for i in group)
-
-    def cost(self, group: Sequence[int], t: int) -> tuple[int, int]:
-        """(repeats, displacement) of ``group`` at table t."""
-        return self.pair_cost(group), self.displacement(group, t)
-
-    def fill(self, t: int, size: int, anchor: int, rest: Sequence[int]) -> tuple[int, ...]:
-        """Who joins ``anchor`` at table t: the fewest repeats, then the least displacement.
-
-        Looks a table further down the standings at a time, only while the best
-        combination still repeats.
-        """
-        limit = min(len(rest), SWISS_LOOKAHEAD_TABLES * size + SWISS_LOOKAHEAD_SLACK)
-        window = size - 1
-        while True:
-            best = min(
-                (*self.cost((anchor, *combo), t), combo)
-                for combo in itertools.combinations(rest[:window], size - 1)
-            )
-            if best[0] == 0 or window >= limit:
-                return best[2]
-            window += size
-
-    def repair(self, groups: list[list[int]]) -> None:
-        """Swap players between two tables while that lowers (repeats, displacement).
-
-        Only tables with a repeat start a swap, with a table at most ``SWISS_REACH`` away.
-        """
-        where = positions(groups, sum(map(len, groups)))
-        for _pass in range(SWISS_REPAIR_PASSES):
-            if not self._repair_pass(groups, where):
-                break
-
-    def _repair_pass(self, groups: list[list[int]], where: list[int]) -> bool:
-        changed = False
-        for t, group in enumerate(groups):
-            if self.pair_cost(group) == 0:
-                continue
-            for u in range(max(0, t - SWISS_REACH), min(len(groups), t + SWISS_REACH + 1)):
-                if u == t:
-                    continue
-                swap = self._best_exchange(group, t, groups[u], u)
-                if swap is not None:
-                    exchange(groups, where, *swap)
-                    changed = True
-        return changed
-
-    def _best_exchange(
-        self, group: list[int], t: int, other: list[int], u: int
-    ) -> tuple[int, int] | None:
-        """The players of tables t and u whose exchange lowers the two tables' summed
-        (repeats, displacement) most, or None."""
-        best = _plus(self.cost(group, t), self.cost(other, u))
-        found = None
-        for x, y in itertools.product(range(len(group)), range(len(other))):
-            g2 = [*group[:x], other[y], *group[x + 1 :]]
-            o2 = [*other[:y], group[x], *other[y + 1 :]]
-            c = _plus(self.cost(g2, t), self.cost(o2, u))
-            if c < best:
-                best, found = c, (group[x], other[y])
-        return found
 
 
 # --------------------------------------------------------------------------- fixed tables
@@ -642,7 +447,3 @@ def _renumbered(groups: list[list[int]], owner: Mapping[int, int]) -> list[list[
         placed[number - 1] = groups[i]
     rest = iter(g for i, g in enumerate(groups) if i not in owner)
     return [g if g is not None else next(rest) for g in placed]
-
-
-def _plus(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
-    return a[0] + b[0], a[1] + b[1]

@@ -4,8 +4,8 @@ Pure Python — no Django, no ORM (terms: see ``scoring.seating``). Only the fig
 ``scoring.seating.quality`` are read, plus ``same_club_pairs`` when the caller has it.
 
 * ``table_sizes_sentence`` — "2 tables of 4 and 2 tables of 3; tables of 3 play 3 games."
-  A table plays ``games_per_table`` games, or one per seated player when that is None
-  (docs/rules/standings.md), so uneven tables are said out loud: their players play fewer
+  A table plays ``scoring.rules.games_at`` games (``games_per_table``, or one per seated
+  player when that is None), so uneven tables are said out loud: their players play fewer
   games, which ranking by the per-game metrics (``score_per_game``, ``won_per_game``)
   evens out.
 * ``quality_sentences`` — one sentence per figure: repeat meetings, same-club pairs,
@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scoring.i18n import _, gettext_noop, ngettext
+from scoring.rules import games_at
 
 # Said under uneven tables while the tournament ranks by totals (its choice to change).
 # Marked here, translated where it is shown.
@@ -31,11 +32,6 @@ PER_GAME_HINT = gettext_noop(
     "which favour the bigger tables. To compare them fairly, change the tournament's "
     "ranking in its settings to score per game or games won per game."
 )
-
-
-def games_at(seats: int, games_per_table: int | None) -> int:
-    """How many games a table of `seats` plays (docs/rules/standings.md)."""
-    return games_per_table or seats
 
 
 def _games(count: int) -> str:

@@ -1,11 +1,10 @@
-"""Fixtures of the page tests (tests/web.py): a running tournament and signed-in clients;
-and `league`, a club with a season of two played, rated evenings."""
+"""The games tests' own fixture: `league`, a club with a season of two played, rated
+evenings (the page and API fixtures every app shares are in tests/conftest.py)."""
 
 import pytest
 
 from games.services.ratings import ratings_update
 from tests.games.helpers import evening
-from tests.web import as_user, club, played  # noqa: F401 (fixtures)
 from tournaments.services.clubs import club_create, member_create, season_create
 
 

@@ -6,7 +6,8 @@ from games.models import Game
 from games.services.results import result_submit
 from games.services.standings import standings_recompute
 from tests.factories import make_tournament, open_round
-from tournaments.services.clubs import name_matches, players_link_matches, tournament_hold_under
+from tournaments.selectors import name_matches
+from tournaments.services.clubs import players_link_matches, tournament_hold_under
 
 
 def seated(game: Game) -> list[int]:

@@ -18,11 +18,11 @@ from tests.factories import make_tournament
 from tests.games.helpers import enter_rummikub, evening
 from tournaments.models import Player
 from tournaments.permissions import can_organise
+from tournaments.selectors import name_matches
 from tournaments.services.clubs import (
     club_create,
     club_organiser_add,
     member_create,
-    name_matches,
     player_link,
     players_link_matches,
     season_create,

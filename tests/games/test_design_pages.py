@@ -13,7 +13,7 @@ from django.utils import translation
 from django.utils.translation import trans_real
 
 from games.models import Game
-from games.selectors import standings_movement, standings_table
+from games.selectors.standings import standings_movement, standings_table
 from games.services.standings import standings_recompute
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub

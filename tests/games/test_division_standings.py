@@ -13,7 +13,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games.models import Game
-from games.selectors import division_prizes, standings_table
+from games.selectors.standings import division_prizes, standings_table
 from games.services.rounds import round_open
 from games.services.stages import stage_close, stage_cut_preview, stage_rows
 from games.services.standings import standings_recompute

@@ -18,12 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.models import Game, Penalty, Result
-from games.services.event_file import (
-    event_file_export,
-    event_file_import,
-    event_file_problems,
-    event_file_schema,
-)
+from games.services.event_file.check import event_file_problems
+from games.services.event_file.export import event_file_export
+from games.services.event_file.load import event_file_import
+from games.services.event_file.schema import event_file_schema
 from games.services.results import penalty_record, penalty_void, result_submit
 from games.services.standings import standings_recompute
 from games.services.withdrawals import player_withdraw

@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 
 from config.openapi import event_file_components
-from games.api.event_files import EVENT_FILE_EXAMPLE
-from games.services.event_file import (
+from games.api.examples import EVENT_FILE_EXAMPLE
+from games.services.event_file.check import schema_errors
+from games.services.event_file.schema import (
     event_file_schema,
     ranking_json_schema,
     rules_json_schema,
-    schema_errors,
 )
 
 

@@ -27,13 +27,10 @@ from games.models import (
     Standings,
     Table,
 )
-from games.services.event_file import (
-    STAGE_FIELDS,
-    event_file_export,
-    event_file_import,
-    event_file_problems,
-    event_file_schema,
-)
+from games.services.event_file.check import event_file_problems
+from games.services.event_file.export import event_file_export
+from games.services.event_file.load import event_file_import
+from games.services.event_file.schema import STAGE_FIELDS, event_file_schema
 from games.services.rounds import round_open
 from games.services.stages import stage_close, stage_cut_preview, stage_rows, stage_side_start
 from games.services.standings import standings_recompute

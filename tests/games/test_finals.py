@@ -8,16 +8,17 @@ from __future__ import annotations
 import pytest
 
 from games.models import Game, Result, Round
+from games.services.draw import round_draw
 from games.services.results import result_submit
-from games.services.rounds import round_cancel, round_draw, round_open
+from games.services.rounds import round_cancel, round_open
 from games.services.stages import (
-    round_stage_words,
     stage_close,
     stage_cut_preview,
     stage_race,
     stage_rows,
     stage_side_start,
 )
+from games.words import round_stage_words
 from scoring.errors import Conflict, RuleError
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, seated

@@ -12,7 +12,9 @@ import pytest
 from django.urls import reverse
 
 from games.models import Game, Result
-from games.services.event_file import event_file_export, event_file_import, event_file_schema
+from games.services.event_file.export import event_file_export
+from games.services.event_file.load import event_file_import
+from games.services.event_file.schema import event_file_schema
 from games.services.matches import MatchDecided, table_match
 from games.services.results import result_submit
 from games.services.standings import standings_recompute

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from config import page_cache
 from games.models import Game
-from games.selectors import standings_movement, standings_table
+from games.selectors.standings import standings_movement, standings_table
 from games.services.rounds import round_clock_set
 from games.views.caching import page_cache_key, variant
 from scoring.errors import RuleError

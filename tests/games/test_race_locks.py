@@ -8,8 +8,9 @@ import pytest
 from django.db import OperationalError
 
 from games.models import Game, Result, Seat
+from games.services.draw import RoundConflict, round_draw
 from games.services.results import result_submit
-from games.services.rounds import RoundConflict, round_draw, round_open, seat_swap
+from games.services.rounds import round_open, seat_swap
 from scoring.errors import RuleError
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, rummikub_racks, seated

@@ -8,13 +8,9 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from games.models import Game, Seat, Table
-from games.services.rounds import (
-    RoundConflict,
-    round_cancel,
-    round_draw,
-    round_open,
-    round_results_missing,
-)
+from games.services.draw import RoundConflict, round_draw
+from games.services.gaps import round_results_missing
+from games.services.rounds import round_cancel, round_open
 from scoring.errors import Conflict, RuleError
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub

@@ -1,5 +1,5 @@
 """The score after sanctions has one definition for the pages and exports
-(`games.selectors.racks_scored`), one in the standings SQL and the engine's reference
+(`games.selectors.games.racks_scored`), one in the standings SQL and the engine's reference
 (`scoring.game.GameIn.sanctions`); they must agree, game by game and in total, with voided
 sanctions, corrections and unconfirmed versions around."""
 
@@ -11,7 +11,7 @@ import pytest
 from django.db.models import Prefetch
 
 from games.models import Game, Result
-from games.selectors import racks_scored
+from games.selectors.games import racks_scored
 from games.services.results import penalty_record, penalty_void, result_submit
 from games.services.standings import standings_recompute
 from scoring.game import GameIn, RackIn, score_game

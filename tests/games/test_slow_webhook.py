@@ -22,7 +22,8 @@ from tests.games.helpers import seated
 from tests.receiver import Hanging, Receiver
 from tournaments import jobs
 from tournaments.models import Tournament, WebhookDelivery
-from tournaments.services.webhooks import NO_ANSWER, webhook_create
+from tournaments.services.webhook_deliveries import NO_ANSWER
+from tournaments.services.webhooks import webhook_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,7 +11,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.models import Game
-from games.services.event_file import event_file_export, event_file_schema
+from games.services.event_file.export import event_file_export
+from games.services.event_file.schema import event_file_schema
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
 from tests.web import field_errors, text

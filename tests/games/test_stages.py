@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from games.models import Game
-from games.services.rounds import round_draw, round_open
+from games.services.draw import round_draw
+from games.services.rounds import round_open
 from games.services.stages import stage_close, stage_cut_preview, stage_rows
 from scoring.errors import Conflict, RuleError
 from tests.factories import make_tournament, open_round

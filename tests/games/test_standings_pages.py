@@ -10,7 +10,7 @@ import io
 import pytest
 from django.urls import reverse
 
-from games.selectors import STANDINGS_PAGE_SIZE, STANDINGS_WHOLE_UP_TO
+from games.selectors.standings import STANDINGS_PAGE_SIZE, STANDINGS_WHOLE_UP_TO
 from tests.factories import make_tournament
 from tests.web import as_user, text  # noqa: F401  (as_user is a fixture)
 from tournaments.models import Player

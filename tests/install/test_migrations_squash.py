@@ -19,6 +19,9 @@ import pytest
 from django.db import migrations
 from django.db.migrations.loader import MigrationLoader
 
+# One xdist worker runs this module's tests (the module's migrated databases are made once).
+pytestmark = pytest.mark.xdist_group("migrations_squash")
+
 ROOT = Path(__file__).resolve().parents[2]
 OLD_LEAVES = [
     ("tournaments", "0016_stage_division_restrict"),

@@ -20,6 +20,7 @@ from scoring.rules import (
     PRESET_TABLE_SIZE,
     PRESETS,
     RuleSet,
+    games_at,
     resolve_rules,
 )
 from tests.scoring.helpers import rule_error
@@ -319,3 +320,11 @@ def test_a_rule_set_stored_before_placement_points_takes_the_default() -> None:
     older = PRESETS["league"].as_dict()
     del older["placement_points"]
     assert RuleSet.from_dict(older) == PRESETS["league"]
+
+
+@pytest.mark.parametrize(
+    ("seats", "games_per_table", "games"),
+    [(4, None, 4), (3, None, 3), (2, None, 2), (3, 4, 4), (4, 1, 1), (4, 12, 12)],
+)
+def test_a_table_plays_its_games_per_table_else_one_per_seat(seats, games_per_table, games):
+    assert games_at(seats, games_per_table) == games

@@ -29,7 +29,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from games.models import Standings
-from games.selectors import standings_table
+from games.selectors.standings import standings_table
 from games.services.standings import standings_recompute
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub

@@ -19,7 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from scoring.standings import METRICS
-from tournaments.forms import TournamentForm
+from tournaments.forms.organise import TournamentForm
 from tournaments.models import Tournament
 
 ROOT = Path(settings.BASE_DIR)

@@ -16,6 +16,8 @@ SOURCES = sorted(
     path
     for pattern in (
         "tournaments/*.py",
+        "tournaments/forms/*.py",
+        "tournaments/models/*.py",
         "tournaments/services/*.py",
         "tournaments/views/*.py",
         "tournaments/api/*.py",
@@ -27,8 +29,14 @@ SOURCES = sorted(
 
 def test_the_sources_are_found() -> None:
     names = {str(path.relative_to(ROOT)) for path in SOURCES}
-    assert {"tournaments/forms.py", "tournaments/services/players.py"} <= names
+    assert {"tournaments/forms/organise.py", "tournaments/services/players.py"} <= names
     assert "scoring/seating/draw.py" in names
+    labelled = {str(path.relative_to(ROOT)) for path in LABELLED}
+    assert {
+        "tournaments/forms/organise.py",
+        "tournaments/models/tournaments.py",
+        "tournaments/selectors.py",
+    } <= labelled
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(ROOT)))
@@ -65,11 +73,20 @@ def unmarked_labels(path: Path) -> list[str]:
     return sorted(found, key=lambda where: int(where.rsplit(":", 1)[1]))
 
 
-@pytest.mark.parametrize(
-    "name", ["tournaments/forms.py", "tournaments/models.py", "tournaments/selectors.py"]
+LABELLED = sorted(
+    path
+    for pattern in (
+        "tournaments/forms/*.py",
+        "tournaments/models/*.py",
+        "tournaments/selectors.py",
+    )
+    for path in ROOT.glob(pattern)
 )
-def test_labels_help_and_choices_are_marked_for_translation(name: str) -> None:
-    assert unmarked_labels(ROOT / name) == []
+
+
+@pytest.mark.parametrize("path", LABELLED, ids=lambda path: str(path.relative_to(ROOT)))
+def test_labels_help_and_choices_are_marked_for_translation(path: Path) -> None:
+    assert unmarked_labels(path) == []
 
 
 def test_the_label_check_finds_a_bare_label(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
 from tests.web import field_errors, text
 from tournaments import rules_panel
-from tournaments.forms import parse_points_table, points_table_text
+from tournaments.forms.organise import parse_points_table, points_table_text
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db

@@ -20,8 +20,8 @@ from tournaments.services.players import (
     player_delete,
     player_register,
     player_update,
-    same_name_warning,
 )
+from tournaments.words import same_name_warning
 
 pytestmark = pytest.mark.django_db
 

@@ -15,11 +15,11 @@ from django.utils import timezone
 
 from scoring.errors import Conflict, RuleError
 from tests.web import field_errors, text
+from tournaments.invitation_tokens import invitation_token
 from tournaments.models import StaffInvitation, StaffMember
 from tournaments.permissions import can_organise, can_score
 from tournaments.services.staff import (
     GENERATED_PASSWORD_LENGTH,
-    invitation_token,
     staff_account_create,
     staff_invitation_accept,
     staff_invitation_revoke,

@@ -15,13 +15,9 @@ import pytest
 from tests.factories import make_tournament
 from tests.receiver import Receiver
 from tournaments.models import WebhookDelivery
-from tournaments.services.webhooks import (
-    SIGNATURE_TOLERANCE,
-    signature,
-    verify_signature,
-    webhook_create,
-    webhook_deliver,
-)
+from tournaments.services.webhook_deliveries import webhook_deliver
+from tournaments.services.webhooks import webhook_create
+from tournaments.webhook_signing import SIGNATURE_TOLERANCE, signature, verify_signature
 
 SECRET = "a-shared-secret-of-some-length"
 BODY = b'{"delivery":7,"event":"round.opened"}'

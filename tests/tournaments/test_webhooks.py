@@ -23,15 +23,9 @@ from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, rummikub_racks, seated
 from tests.receiver import Receiver
 from tournaments.models import Webhook, WebhookDelivery
-from tournaments.services.webhooks import (
-    delivery_body,
-    signature,
-    webhook_create,
-    webhook_delete,
-    webhook_deliver,
-    webhook_update,
-    webhooks_repair,
-)
+from tournaments.services.webhook_deliveries import webhook_deliver, webhooks_repair
+from tournaments.services.webhooks import webhook_create, webhook_delete, webhook_update
+from tournaments.webhook_signing import delivery_body, signature
 
 pytestmark = pytest.mark.django_db
 

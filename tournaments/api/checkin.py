@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from ..selectors import checkin_list
 from ..services import checkin as services
 from ..services.validation import whole_number_between
+from . import examples
 from .common import (
     NoBody,
     StrictBooleanField,
@@ -27,7 +28,7 @@ from .common import (
 from .common import errors as error_answers
 
 
-class CheckInRowOut(serializers.Serializer):
+class CheckInRowOutSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player.pk", help_text="Player id.")
     number = serializers.IntegerField(source="player.number", help_text="Start number.")
     name = serializers.CharField(source="player.name")
@@ -35,41 +36,16 @@ class CheckInRowOut(serializers.Serializer):
     present = serializers.BooleanField()
 
 
-class CheckInOut(serializers.Serializer):
+class CheckInOutSerializer(serializers.Serializer):
     round = serializers.IntegerField(help_text="The round number the check-in is for.")
     present = serializers.IntegerField(help_text="How many active players are present.")
     absent = serializers.IntegerField(help_text="How many are marked absent.")
-    players = CheckInRowOut(many=True, help_text="Every active player, by start number.")
+    players = CheckInRowOutSerializer(many=True, help_text="Every active player, by start number.")
 
 
-class CheckInIn(StrictInput):
+class CheckInInSerializer(StrictInput):
     player = StrictIntegerField(help_text="The id of an active player of this tournament.")
     present = StrictBooleanField(help_text="`false` marks them absent for this round only.")
-
-
-CHECKIN_EXAMPLE = {
-    "round": 3,
-    "present": 1,
-    "absent": 1,
-    "players": [
-        {"player": 11, "number": 1, "name": "Ada Peretz", "club": "Haifa RC", "present": True},
-        {"player": 12, "number": 2, "name": "Ben Levi", "club": "", "present": False},
-    ],
-}
-BAD_INPUT_EXAMPLES = [
-    OpenApiExample(
-        "Withdrawn player",
-        value={"player": ["#2 Ben Levi has withdrawn and is not seated; reinstate them first."]},
-        response_only=True,
-        status_codes=["400"],
-    ),
-    OpenApiExample(
-        "Round already open",
-        value={"round": ["round 2 is already open and seated; its check-in is closed (...)."]},
-        response_only=True,
-        status_codes=["409"],
-    ),
-]
 
 
 def checkin_body(tournament: Any, number: int) -> dict[str, Any]:
@@ -78,7 +54,7 @@ def checkin_body(tournament: Any, number: int) -> dict[str, Any]:
     )
     rows = checkin_list(tournament, number)
     present = sum(row.present for row in rows)
-    return CheckInOut(
+    return CheckInOutSerializer(
         {"round": number, "present": present, "absent": len(rows) - present, "players": rows}
     ).data
 
@@ -90,8 +66,8 @@ class CheckInView(TournamentScoped, APIView):
         description="Every active player, present or absent for round `number` (present "
         "unless marked absent). The round need not be open yet: check-in comes before it. "
         "Opening the round seats the present players only.",
-        responses={200: CheckInOut, **error_answers(400, 404)},
-        examples=[OpenApiExample("Check-in", value=CHECKIN_EXAMPLE, response_only=True)],
+        responses={200: CheckInOutSerializer, **error_answers(400, 404)},
+        examples=examples.CHECK_IN_GET,
     )
     def get(self, request: Any, slug: str, number: int) -> Response:
         return Response(checkin_body(self.tournament, number))
@@ -103,16 +79,12 @@ class CheckInView(TournamentScoped, APIView):
         "for round `number` (absent for this round only; they are seated again in the next). "
         "Answers with the whole check-in. A withdrawn or unknown player is a 400 on `player`; "
         "a round already open is a 409 on `round` (nothing is saved).",
-        request=CheckInIn,
-        responses={200: CheckInOut, **error_answers(400, 401, 403, 404, 409)},
-        examples=[
-            OpenApiExample("Absent", value={"player": 12, "present": False}, request_only=True),
-            OpenApiExample("Check-in", value=CHECKIN_EXAMPLE, response_only=True),
-            *BAD_INPUT_EXAMPLES,
-        ],
+        request=CheckInInSerializer,
+        responses={200: CheckInOutSerializer, **error_answers(400, 401, 403, 404, 409)},
+        examples=examples.CHECK_IN_PUT,
     )
     def put(self, request: Any, slug: str, number: int) -> Response:
-        data = valid(CheckInIn, request.data)
+        data = valid(CheckInInSerializer, request.data)
         services.checkin_set(
             tournament=self.tournament,
             by=request.user,
@@ -130,8 +102,8 @@ class CheckInEveryoneView(TournamentScoped, APIView):
         description="Organisers and scorekeepers. Marks every active player present for "
         "round `number` in one action. A round already open is a 409 on `round`.",
         request=NoBody,
-        responses={200: CheckInOut, **error_answers(400, 401, 403, 404, 409)},
-        examples=[OpenApiExample("Check-in", value=CHECKIN_EXAMPLE, response_only=True)],
+        responses={200: CheckInOutSerializer, **error_answers(400, 401, 403, 404, 409)},
+        examples=examples.CHECK_IN_EVERYONE_POST,
     )
     def post(self, request: Any, slug: str, number: int) -> Response:
         valid(NoBody, request.data)

@@ -11,13 +11,14 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ..models import Division, Player
 from ..services import divisions as services
+from . import examples
 from .common import (
     RawJSONField,
     StrictCharField,
@@ -29,7 +30,7 @@ from .common import (
 )
 
 
-class DivisionOut(serializers.Serializer):
+class DivisionOutSerializer(serializers.Serializer):
     slug = serializers.CharField(help_text="Names it in addresses: `standings/?division=`.")
     name = serializers.CharField()
     order = serializers.IntegerField(help_text="Its place among the tournament's divisions.")
@@ -43,7 +44,7 @@ class DivisionOut(serializers.Serializer):
         return [player.pk for player in division.players.all()]
 
 
-class DivisionIn(StrictInput):
+class DivisionInSerializer(StrictInput):
     name = StrictCharField(help_text="Unique in the tournament (any case), up to 60 characters.")
     slug = StrictCharField(
         required=False,
@@ -57,17 +58,8 @@ class DivisionIn(StrictInput):
     )
 
 
-class DivisionChangeIn(DivisionIn):
+class DivisionChangeInSerializer(DivisionInSerializer):
     name = StrictCharField(required=False)
-
-
-DIVISION_EXAMPLE = {
-    "slug": "juniors",
-    "name": "Juniors ≤ 14",
-    "order": 0,
-    "prizes": ["Trophy and book voucher", "Book voucher", "Medal"],
-    "players": [11, 14, 19],
-}
 
 
 def _divisions(view: TournamentScoped) -> QuerySet[Division]:
@@ -87,59 +79,52 @@ class DivisionListView(TournamentScoped, APIView):
         tags=["divisions"],
         summary="List divisions",
         description="The tournament's divisions in their order, each with its players.",
-        responses={200: DivisionOut(many=True), **errors(404)},
-        examples=[OpenApiExample("Divisions", value=DIVISION_EXAMPLE, response_only=True)],
+        responses={200: DivisionOutSerializer(many=True), **errors(404)},
+        examples=examples.DIVISION_LIST_GET,
     )
     def get(self, request: Any, slug: str) -> Response:
-        return Response(DivisionOut(_divisions(self), many=True).data)
+        return Response(DivisionOutSerializer(_divisions(self), many=True).data)
 
     @extend_schema(
         tags=["divisions"],
         summary="Add a division",
         description="Organisers only. A name (or slug) the tournament has already is a 400 "
         "naming it.",
-        request=DivisionIn,
-        responses={201: DivisionOut, **errors(400, 401, 403, 404)},
-        examples=[
-            OpenApiExample(
-                "Juniors",
-                value={"name": "Juniors ≤ 14", "slug": "juniors", "prizes": ["Trophy"]},
-                request_only=True,
-            ),
-            OpenApiExample("Added", value=DIVISION_EXAMPLE, response_only=True),
-        ],
+        request=DivisionInSerializer,
+        responses={201: DivisionOutSerializer, **errors(400, 401, 403, 404)},
+        examples=examples.DIVISION_LIST_POST,
     )
     def post(self, request: Any, slug: str) -> Response:
-        data = valid(DivisionIn, request.data)
+        data = valid(DivisionInSerializer, request.data)
         division = services.division_create(tournament=self.tournament, by=request.user, **data)
-        return Response(DivisionOut(division).data, status=status.HTTP_201_CREATED)
+        return Response(DivisionOutSerializer(division).data, status=status.HTTP_201_CREATED)
 
 
 class DivisionDetailView(TournamentScoped, APIView):
     @extend_schema(
         tags=["divisions"],
         summary="Read a division",
-        responses={200: DivisionOut, **errors(404)},
-        examples=[OpenApiExample("Division", value=DIVISION_EXAMPLE, response_only=True)],
+        responses={200: DivisionOutSerializer, **errors(404)},
+        examples=examples.DIVISION_DETAIL_GET,
     )
     def get(self, request: Any, slug: str, division: str) -> Response:
-        return Response(DivisionOut(_division(self, division)).data)
+        return Response(DivisionOutSerializer(_division(self, division)).data)
 
     @extend_schema(
         tags=["divisions"],
         summary="Change a division",
         description="Organisers only: the fields sent. A new name keeps the slug unless one "
         "is sent.",
-        request=DivisionChangeIn,
-        responses={200: DivisionOut, **errors(400, 401, 403, 404)},
-        examples=[OpenApiExample("Rename", value={"name": "Under 14"}, request_only=True)],
+        request=DivisionChangeInSerializer,
+        responses={200: DivisionOutSerializer, **errors(400, 401, 403, 404)},
+        examples=examples.DIVISION_DETAIL_PATCH,
     )
     def patch(self, request: Any, slug: str, division: str) -> Response:
-        changes = valid(DivisionChangeIn, request.data, partial=True)
+        changes = valid(DivisionChangeInSerializer, request.data, partial=True)
         changed = services.division_update(
             division=_division(self, division), by=request.user, **changes
         )
-        return Response(DivisionOut(_division(self, changed.slug)).data)
+        return Response(DivisionOutSerializer(_division(self, changed.slug)).data)
 
     @extend_schema(
         tags=["divisions"],
@@ -148,16 +133,7 @@ class DivisionDetailView(TournamentScoped, APIView):
         "is limited to is kept (409 naming `division`).",
         request=None,
         responses={204: None, **errors(401, 403, 404, 409)},
-        examples=[
-            OpenApiExample(
-                "Limited stage",
-                value={
-                    "division": ["stage 2 (Juniors final) is limited to Juniors: change it first."]
-                },
-                response_only=True,
-                status_codes=["409"],
-            ),
-        ],
+        examples=examples.DIVISION_DETAIL_DELETE,
     )
     def delete(self, request: Any, slug: str, division: str) -> Response:
         services.division_delete(division=_division(self, division), by=request.user)

@@ -16,7 +16,6 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import (
-    OpenApiExample,
     OpenApiParameter,
     extend_schema,
     extend_schema_view,
@@ -28,8 +27,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ..models import Player
+from ..selectors import same_name
 from ..services import players as services
 from ..services.validation import max_length_of
+from . import examples
 from .common import (
     RawJSONField,
     StrictBooleanField,
@@ -56,7 +57,7 @@ WARNING_PARAMETER = OpenApiParameter(
 
 def _warned(response: Response, player: Player) -> Response:
     """The response, with `X-Warning` when the player's name is already taken."""
-    numbers = [f"#{other.number}" for other in services.same_name(player)]
+    numbers = [f"#{other.number}" for other in same_name(player)]
     if numbers:
         response[WARNING_HEADER] = f"another player has this name: {', '.join(numbers)}"
     return response
@@ -65,7 +66,7 @@ def _warned(response: Response, player: Player) -> Response:
 # --- players --------------------------------------------------------------------------------
 
 
-class PlayerOut(serializers.Serializer):
+class PlayerOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField(help_text="Start number in this tournament.")
     name = serializers.CharField()
@@ -103,7 +104,7 @@ class PlayerOut(serializers.Serializer):
     )
 
 
-class PlayerIn(StrictInput):
+class PlayerInSerializer(StrictInput):
     name = StrictCharField(
         default="",
         allow_blank=True,
@@ -135,7 +136,7 @@ class PlayerIn(StrictInput):
     )
 
 
-class PlayerUpdateIn(PlayerIn):
+class PlayerUpdateInSerializer(PlayerInSerializer):
     name = StrictCharField(required=False)
     number = StrictIntegerField(
         required=False,
@@ -157,27 +158,11 @@ class PlayerUpdateIn(PlayerIn):
 DELIMITER_HEADER = "X-CSV-Delimiter"
 
 
-class PlayerImportIn(StrictInput):
+class PlayerImportInSerializer(StrictInput):
     file = serializers.FileField(
         help_text="CSV, UTF-8, header row `name,club,rating` (and optionally `member`, "
         "`divisions`)."
     )
-
-
-PLAYER_EXAMPLE = {
-    "id": 11,
-    "number": 1,
-    "name": "Ada Peretz",
-    "club": "Haifa RC",
-    "rating": 1620,
-    "status": "active",
-    "fixed_table": None,
-    "joined_round": None,
-    "member": 7,
-    "member_name": "Ada Peretz",
-    "divisions": ["juniors"],
-    "already_qualified": False,
-}
 
 
 class PlayerFilter(filters.FilterSet):
@@ -193,19 +178,13 @@ class PlayerFilter(filters.FilterSet):
     get=extend_schema(
         tags=["players"],
         summary="List players",
-        responses={200: PlayerOut(many=True), **errors(400, 404)},
+        responses={200: PlayerOutSerializer(many=True), **errors(400, 404)},
         description="The tournament's players by start number; filter by `status` and `club`.",
-        examples=[
-            OpenApiExample(
-                "A page",
-                value=PLAYER_EXAMPLE,
-                response_only=True,
-            )
-        ],
+        examples=examples.PLAYER_LIST_GET,
     )
 )
 class PlayerListView(TournamentScoped, ListAPIView):
-    serializer_class = PlayerOut
+    serializer_class = PlayerOutSerializer
     filterset_class = PlayerFilter
 
     def get_queryset(self) -> QuerySet[Player]:
@@ -222,23 +201,18 @@ class PlayerListView(TournamentScoped, ListAPIView):
         summary="Register a player",
         description="Organisers only. The next start number is given; late entries are welcome. "
         "A name another player has already is registered too, with an `X-Warning` header.",
-        request=PlayerIn,
+        request=PlayerInSerializer,
         parameters=[WARNING_PARAMETER],
-        responses={201: PlayerOut, **errors(400, 401, 403, 404)},
-        examples=[
-            OpenApiExample(
-                "Register",
-                value={"name": "Ada Peretz", "club": "Haifa RC", "rating": 1620, "member": 7},
-                request_only=True,
-            ),
-            OpenApiExample("Registered", value=PLAYER_EXAMPLE, response_only=True),
-        ],
+        responses={201: PlayerOutSerializer, **errors(400, 401, 403, 404)},
+        examples=examples.PLAYER_LIST_POST,
     )
     def post(self, request: Any, slug: str) -> Response:
         tournament = self.tournament
-        data = valid(PlayerIn, request.data)
+        data = valid(PlayerInSerializer, request.data)
         player = services.player_register(tournament=tournament, by=request.user, **data)
-        return _warned(Response(PlayerOut(player).data, status=status.HTTP_201_CREATED), player)
+        return _warned(
+            Response(PlayerOutSerializer(player).data, status=status.HTTP_201_CREATED), player
+        )
 
 
 class PlayerDetailView(TournamentScoped, APIView):
@@ -252,11 +226,11 @@ class PlayerDetailView(TournamentScoped, APIView):
         tags=["players"],
         summary="Read a player",
         description="One player of the tournament, by id.",
-        responses={200: PlayerOut, **errors(404)},
-        examples=[OpenApiExample("Player", value=PLAYER_EXAMPLE, response_only=True)],
+        responses={200: PlayerOutSerializer, **errors(404)},
+        examples=examples.PLAYER_DETAIL_GET,
     )
     def get(self, request: Any, slug: str, pk: int) -> Response:
-        return Response(PlayerOut(self._player(request, pk)).data)
+        return Response(PlayerOutSerializer(self._player(request, pk)).data)
 
     @extend_schema(
         tags=["players"],
@@ -266,32 +240,16 @@ class PlayerDetailView(TournamentScoped, APIView):
         "withdraw or reinstate the player. Every change is kept in the player's history "
         "(who, what, when). A name another player has already is saved too, with an "
         "`X-Warning` header.",
-        request=PlayerUpdateIn,
+        request=PlayerUpdateInSerializer,
         parameters=[WARNING_PARAMETER],
-        responses={200: PlayerOut, **errors(400, 401, 403, 404)},
-        examples=[
-            OpenApiExample("Withdraw", value={"status": "withdrawn"}, request_only=True),
-            OpenApiExample(
-                "Correct the name and number",
-                value={"name": "Ada Peretz", "number": 12},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Number taken",
-                value={"number": ["#12 is Dov's start number already; choose a free one."]},
-                response_only=True,
-                status_codes=["400"],
-            ),
-            OpenApiExample(
-                "Withdrawn", value={**PLAYER_EXAMPLE, "status": "withdrawn"}, response_only=True
-            ),
-        ],
+        responses={200: PlayerOutSerializer, **errors(400, 401, 403, 404)},
+        examples=examples.PLAYER_DETAIL_PATCH,
     )
     def patch(self, request: Any, slug: str, pk: int) -> Response:
         player = self._player(request, pk)
-        changes = valid(PlayerUpdateIn, request.data, partial=True)
+        changes = valid(PlayerUpdateInSerializer, request.data, partial=True)
         player = services.player_update(player=player, by=request.user, **changes)
-        return _warned(Response(PlayerOut(player).data), player)
+        return _warned(Response(PlayerOutSerializer(player).data), player)
 
     @extend_schema(
         tags=["players"],
@@ -301,16 +259,7 @@ class PlayerDetailView(TournamentScoped, APIView):
         "instead (`PATCH` with `status`).",
         request=None,
         responses={204: None, **errors(401, 403, 404, 409)},
-        examples=[
-            OpenApiExample(
-                "Seated",
-                value={
-                    "player": ["#4 Ada has played or been seated in round 1; withdraw instead."]
-                },
-                response_only=True,
-                status_codes=["409"],
-            ),
-        ],
+        examples=examples.PLAYER_DETAIL_DELETE,
     )
     def delete(self, request: Any, slug: str, pk: int) -> Response:
         services.player_delete(player=self._player(request, pk), by=request.user)
@@ -333,7 +282,7 @@ class PlayerImportView(TournamentScoped, APIView):
         "`semicolon` or `tab`); "
         'errors name the line, e.g. `{"file": ["line 4: rating \'abc\' must be a whole '
         'number."]}`.',
-        request={"multipart/form-data": PlayerImportIn},
+        request={"multipart/form-data": PlayerImportInSerializer},
         parameters=[
             OpenApiParameter(
                 DELIMITER_HEADER,
@@ -344,26 +293,18 @@ class PlayerImportView(TournamentScoped, APIView):
                 description="The delimiter the file was read with.",
             )
         ],
-        responses={201: PlayerOut(many=True), **errors(400, 401, 403, 404)},
-        examples=[
-            OpenApiExample("Imported", value=PLAYER_EXAMPLE, response_only=True),
-            OpenApiExample(
-                "Bad line",
-                value={"file": ["line 4: rating 'abc' must be a whole number."]},
-                response_only=True,
-                status_codes=["400"],
-            ),
-        ],
+        responses={201: PlayerOutSerializer(many=True), **errors(400, 401, 403, 404)},
+        examples=examples.PLAYER_IMPORT_POST,
     )
     def post(self, request: Any, slug: str) -> Response:
         tournament = self.tournament
-        upload = valid(PlayerImportIn, request.data)["file"]
+        upload = valid(PlayerImportInSerializer, request.data)["file"]
         # Read one byte past the limit: enough for the service to refuse it, never more.
         data = upload.read(services.MAX_CSV_BYTES + 1)
         imported = services.players_import_csv(tournament=tournament, by=request.user, data=data)
         prefetch_related_objects(imported.players, "divisions")
         return Response(
-            PlayerOut(imported.players, many=True).data,
+            PlayerOutSerializer(imported.players, many=True).data,
             status=status.HTTP_201_CREATED,
             # The body stays the list of players; how the file was read goes in a header.
             headers={DELIMITER_HEADER: imported.delimiter_name},

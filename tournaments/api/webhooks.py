@@ -10,7 +10,7 @@ from typing import Any
 
 from django.http import Http404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,6 +19,7 @@ from .. import selectors
 from ..models import Webhook, WebhookDelivery
 from ..permissions import require
 from ..services import webhooks as services
+from . import examples
 from .common import (
     RawJSONField,
     StrictBooleanField,
@@ -37,7 +38,7 @@ EVENTS_SCHEMA = {
 }
 
 
-class WebhookIn(StrictInput):
+class WebhookInSerializer(StrictInput):
     url = StrictCharField(
         allow_blank=True,
         trim_whitespace=False,
@@ -54,13 +55,13 @@ class WebhookIn(StrictInput):
     active = StrictBooleanField(required=False)
 
 
-class WebhookChangeIn(StrictInput):
+class WebhookChangeInSerializer(StrictInput):
     url = StrictCharField(required=False, allow_blank=True, trim_whitespace=False)
     events = RawJSONField(schema=EVENTS_SCHEMA, required=False)
     active = StrictBooleanField(required=False)
 
 
-class WebhookOut(serializers.Serializer):
+class WebhookOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     url = serializers.CharField()
     events = serializers.ListField(child=serializers.CharField())
@@ -69,11 +70,11 @@ class WebhookOut(serializers.Serializer):
     created_by = serializers.CharField(source="created_by.username", allow_null=True)
 
 
-class WebhookCreatedOut(WebhookOut):
+class WebhookCreatedOutSerializer(WebhookOutSerializer):
     secret = serializers.CharField(help_text="Answered this once; never shown again.")
 
 
-class DeliveryOut(serializers.ModelSerializer):
+class DeliveryOutSerializer(serializers.ModelSerializer):
     class Meta:
         model = WebhookDelivery
         fields = [
@@ -101,46 +102,18 @@ class DeliveryOut(serializers.ModelSerializer):
         }
 
 
-HOOK_EXAMPLE = {
-    "id": 2,
-    "url": "https://league.example.org/rummitab-hook",
-    "events": ["result.confirmed", "standings.updated"],
-    "active": True,
-    "created_at": "2026-12-01T18:00:00Z",
-    "created_by": "alice",
-}
-DELIVERY_EXAMPLE = {
-    "id": 41,
-    "event": "round.opened",
-    "status": "delivered",
-    "attempts": 2,
-    "last_status_code": 200,
-    "last_error": "",
-    "created_at": "2026-12-05T19:02:11Z",
-    "delivered_at": "2026-12-05T19:02:13Z",
-    "payload": {
-        "tournament": {"slug": "club-open", "name": "Club Open"},
-        "round": {"number": 2, "method": "swiss", "opened_at": "2026-12-05T19:02:11Z"},
-        "tables": [{"number": 1, "seats": [{"seat": 1, "player": {"number": 7, "name": "Ada"}}]}],
-    },
-    "sent_body": '{"delivery":41,"event":"round.opened","round":{"method":"swiss",...}',
-    "sent_signature": "t=1796497333,v1=5f0c3b0e9d1c...e2a4",
-}
-BAD_URL = {"url": ["must be an http:// or https:// address with a host."]}
-
-
 class WebhookListView(TournamentScoped, APIView):
     @extend_schema(
         tags=["webhooks"],
         summary="List the webhooks",
         description="Organisers only: the tournament's hooks, oldest first (secrets are "
         "never listed).",
-        responses={200: WebhookOut(many=True), **errors(401, 403, 404)},
-        examples=[OpenApiExample("Hooks", value=HOOK_EXAMPLE, response_only=True)],
+        responses={200: WebhookOutSerializer(many=True), **errors(401, 403, 404)},
+        examples=examples.WEBHOOK_LIST_GET,
     )
     def get(self, request: Any, slug: str) -> Response:
         hooks = selectors.webhooks_of(self.tournament, request.user).select_related("created_by")
-        return Response(WebhookOut(hooks, many=True).data)
+        return Response(WebhookOutSerializer(hooks, many=True).data)
 
     @extend_schema(
         tags=["webhooks"],
@@ -156,30 +129,14 @@ class WebhookListView(TournamentScoped, APIView):
         "host resolves to this server, a private network (unless `WEBHOOK_ALLOW_PRIVATE`), "
         "a link-local, multicast, unspecified or reserved address is a 400 naming `url`. "
         "The secret is answered once, here.",
-        request=WebhookIn,
-        responses={201: WebhookCreatedOut, **errors(400, 401, 403, 404)},
-        examples=[
-            OpenApiExample(
-                "Results and standings",
-                value={
-                    "url": "https://league.example.org/rummitab-hook",
-                    "events": ["result.confirmed", "standings.updated"],
-                },
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Added",
-                value={**HOOK_EXAMPLE, "secret": "9f2c4e...b71a"},
-                response_only=True,
-                status_codes=["201"],
-            ),
-            OpenApiExample("Bad address", value=BAD_URL, response_only=True, status_codes=["400"]),
-        ],
+        request=WebhookInSerializer,
+        responses={201: WebhookCreatedOutSerializer, **errors(400, 401, 403, 404)},
+        examples=examples.WEBHOOK_LIST_POST,
     )
     def post(self, request: Any, slug: str) -> Response:
-        data = valid(WebhookIn, request.data)
+        data = valid(WebhookInSerializer, request.data)
         hook, secret = services.webhook_create(tournament=self.tournament, by=request.user, **data)
-        body = {**WebhookOut(hook).data, "secret": secret}
+        body = {**WebhookOutSerializer(hook).data, "secret": secret}
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -200,18 +157,15 @@ class WebhookDetailView(WebhookScoped, APIView):
         summary="Change a webhook",
         description="Organisers only: a new `url`, other `events` or `active` false to "
         "pause it (what is left out stays; the secret stays).",
-        request=WebhookChangeIn,
-        responses={200: WebhookOut, **errors(400, 401, 403, 404)},
-        examples=[
-            OpenApiExample("Pause", value={"active": False}, request_only=True),
-            OpenApiExample("Changed", value={**HOOK_EXAMPLE, "active": False}, response_only=True),
-        ],
+        request=WebhookChangeInSerializer,
+        responses={200: WebhookOutSerializer, **errors(400, 401, 403, 404)},
+        examples=examples.WEBHOOK_DETAIL_PATCH,
     )
     def patch(self, request: Any, slug: str, pk: int) -> Response:
         hook = self.hook(pk)
-        data = valid(WebhookChangeIn, request.data)
+        data = valid(WebhookChangeInSerializer, request.data)
         hook = services.webhook_update(webhook=hook, by=request.user, **data)
-        return Response(WebhookOut(hook).data)
+        return Response(WebhookOutSerializer(hook).data)
 
     @extend_schema(
         tags=["webhooks"],
@@ -220,14 +174,7 @@ class WebhookDetailView(WebhookScoped, APIView):
         "deliveries are not sent.",
         request=None,
         responses={204: None, **errors(401, 403, 404)},
-        examples=[
-            OpenApiExample(
-                "Not an organiser",
-                value={"detail": "Only the tournament's organisers may do this."},
-                response_only=True,
-                status_codes=["403"],
-            )
-        ],
+        examples=examples.WEBHOOK_DETAIL_DELETE,
     )
     def delete(self, request: Any, slug: str, pk: int) -> Response:
         services.webhook_delete(webhook=self.hook(pk), by=request.user)
@@ -242,9 +189,9 @@ class WebhookDeliveriesView(WebhookScoped, APIView):
         "event, `pending`/`delivered`/`failed`, the attempts made and the last answer, "
         "and what the last attempt sent (`sent_body`, `sent_signature`: the exact "
         "signature header, to test a receiver's check against).",
-        responses={200: DeliveryOut(many=True), **errors(401, 403, 404)},
-        examples=[OpenApiExample("Log", value=DELIVERY_EXAMPLE, response_only=True)],
+        responses={200: DeliveryOutSerializer(many=True), **errors(401, 403, 404)},
+        examples=examples.WEBHOOK_DELIVERIES_GET,
     )
     def get(self, request: Any, slug: str, pk: int) -> Response:
         deliveries = selectors.webhook_deliveries(self.hook(pk), request.user)
-        return Response(DeliveryOut(deliveries, many=True).data)
+        return Response(DeliveryOutSerializer(deliveries, many=True).data)

@@ -39,6 +39,7 @@ from ..csv_files import DELIMITERS, RowError, read_csv_table, row_error, too_man
 from ..events import results_changed, season_changed
 from ..models import Club, ClubOrganiser, Member, Player, Season, Tournament
 from ..permissions import User, require, require_club
+from ..selectors import name_matches
 from .validation import collect, max_length_of, stamp_history_user, text
 
 
@@ -272,22 +273,6 @@ def player_link(*, player: Player, by: User, member: Member | None) -> Player:
     stamp_history_user(player, by).save(update_fields=["member"])
     results_changed(tournament)
     return player
-
-
-def name_matches(tournament: Tournament) -> list[tuple[Player, Member]]:
-    """Unlinked players whose name is the name of exactly one unlinked club member."""
-    if tournament.club_id is None:
-        return []
-    linked = set(tournament.players.exclude(member=None).values_list("member_id", flat=True))
-    by_name: dict[str, list[Member]] = {}
-    for member in Member.objects.filter(club_id=tournament.club_id).exclude(pk__in=linked):
-        by_name.setdefault(member.name.strip().casefold(), []).append(member)
-    matches = []
-    for player in tournament.players.filter(member=None).order_by("number"):
-        found = by_name.get(player.name.strip().casefold(), [])
-        if len(found) == 1:
-            matches.append((player, found[0]))
-    return matches
 
 
 @transaction.atomic

@@ -1,7 +1,7 @@
 """Writes for a tournament's players: register, change, import a CSV, delete one never
 seated — each one transaction, refused first to anyone but the tournament's organisers.
-`same_name` finds the players already registered under a name (a warning, not a refusal:
-two players may share a name).
+`tournaments.words.same_name_warning` says when a name is registered already (a warning,
+not a refusal: two players may share a name).
 
 Errors name the field, or for a CSV the line: "line 4: rating 'abc' must be a whole
 number."; a CSV is imported whole or not at all, in bulk (one insert for the players, one
@@ -295,28 +295,6 @@ def player_delete(*, player: Player, by: User) -> None:
             )
         raise Conflict("player", message % names) from None
     results_changed(tournament)
-
-
-def same_name(player: Player) -> list[Player]:
-    """The other players of the tournament with this player's name (case and surrounding
-    spaces aside), by start number: worth a warning, as it is often a double entry."""
-    return list(
-        player.tournament.players.filter(name__iexact=player.name.strip())
-        .exclude(pk=player.pk)
-        .order_by("number")
-    )
-
-
-def same_name_warning(player: Player) -> str | None:
-    """ "there is already a player named Ada (#4)", or None when the name is unique."""
-    others = same_name(player)
-    if not others:
-        return None
-    numbers = ", ".join(f"#{other.number}" for other in others)
-    return _("there is already a player named %(name)s (%(numbers)s)") % {
-        "name": player.name,
-        "numbers": numbers,
-    }
 
 
 def _csv_table(data: bytes | str) -> CSVTable:

@@ -18,9 +18,7 @@ Terms:
   under the tournament's row lock, and so is the check of who may do it (`require(...,
   fresh=True)`), so two organisers demoting each other at the same moment cannot both
   succeed, nor can one act on a role another request has just taken away.
-* invitation token — the invitation's id signed with the site's secret
-  (`signing.TimestampSigner`, salt `INVITATION_SALT`): it cannot be forged or guessed;
-  whether it is still good (not expired, used or revoked) is the row's to say.
+* invitation token — what an invitation link carries (`tournaments.invitation_tokens`).
 * generated password — when the organiser leaves the password blank, one of
   `GENERATED_PASSWORD_LENGTH` unambiguous characters is made up, returned once (the page
   shows it once) and never stored in clear.
@@ -49,17 +47,18 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import get_random_string
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from scoring.errors import Conflict, RuleError, RuleErrors, raise_all
 
+from ..invitation_tokens import INVITATION_SALT, invitation_token
 from ..models import StaffInvitation, StaffMember, Tournament
 from ..permissions import User, require
+from ..selectors import invitation_is_for
+from ..words import invitation_problem
 from .validation import choice, collect, signed_in_or_none, stamp_history_user
 
-INVITATION_SALT = "rummitab.staff-invitation"
 GENERATED_PASSWORD_LENGTH = 14
 # No 0/O, 1/l/I: a generated password is read off a screen and typed on a phone.
 PASSWORD_CHARACTERS = "abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -228,11 +227,6 @@ def staff_remove(*, member: StaffMember, by: User) -> None:
 # --- invitations -----------------------------------------------------------------------------
 
 
-def invitation_token(invitation: StaffInvitation) -> str:
-    """What the link carries: the invitation's id, signed."""
-    return signing.TimestampSigner(salt=INVITATION_SALT).sign(str(invitation.pk))
-
-
 @transaction.atomic
 def staff_invite(*, tournament: Tournament, by: User, role: str) -> StaffInvitation:
     """A one-use invitation to the staff with `role`, good for `STAFF_INVITATION_DAYS`
@@ -285,29 +279,6 @@ def staff_invite_account(
     return invitation
 
 
-def invitations_for(user: User) -> list[StaffInvitation]:
-    """The open invitations addressed to this (signed-in, active) account, each with its
-    `token` for the link, newest first."""
-    if not user.is_authenticated or not user.is_active:
-        return []
-    rows = StaffInvitation.objects.select_related("tournament").filter(
-        username=user.get_username(),
-        used_at__isnull=True,
-        revoked_at__isnull=True,
-        expires_at__gt=timezone.now(),
-    )
-    for invitation in rows:
-        invitation.token = invitation_token(invitation)
-    return list(rows)
-
-
-def invitation_is_for(invitation: StaffInvitation, user: User) -> bool:
-    """Whether `user` is the account an addressed invitation names."""
-    return bool(
-        user.is_authenticated and user.is_active and user.get_username() == invitation.username
-    )
-
-
 @transaction.atomic
 def staff_invitation_join(*, token: str, by: User) -> StaffMember:
     """The signed-in account an addressed invitation names accepts it: it becomes staff
@@ -354,20 +325,6 @@ def staff_invitation_revoke(*, invitation: StaffInvitation, by: User) -> StaffIn
 EXPIRED_OR_BROKEN = gettext_noop(
     "This invitation link is not valid: it may be cut short. Ask for a new one."
 )
-
-
-def invitation_problem(invitation: StaffInvitation) -> str | None:
-    """Why this invitation can no longer be accepted, in words for the invitee; or None."""
-    if invitation.revoked_at is not None:
-        return _("This invitation was withdrawn by the organiser. Ask them for a new one.")
-    if invitation.used_at is not None:
-        return _("This invitation has been used already; each link makes one account.")
-    if invitation.expires_at <= timezone.now():
-        when = date_format(timezone.localtime(invitation.expires_at), "DATETIME_FORMAT")
-        return _("This invitation expired on %(when)s. Ask the organiser for a new one.") % {
-            "when": when
-        }
-    return None
 
 
 def staff_invitation_for(token: object, *, lock: bool = False) -> StaffInvitation:

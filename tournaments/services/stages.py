@@ -43,6 +43,7 @@ from ..events import pages_changed
 from ..lifecycle import require_open
 from ..models import Stage, Tournament
 from ..permissions import User, require
+from ..selectors import next_stage_number
 from .divisions import divisions_of
 from .tournaments import MAX_ROUNDS
 from .validation import choice, collect, max_length_of, stamp_history_user, text
@@ -197,12 +198,6 @@ def _check_race(out: dict[str, Any]) -> None:
             _("a cap of %(cap)s games leaves no room to win %(target)s.")
             % {"cap": cap, "target": target},
         )
-
-
-def next_stage_number(tournament: Tournament) -> int:
-    """The number the next stage added (main or side) gets."""
-    last = tournament.stages.order_by("-number").first()
-    return (last.number if last else 0) + 1
 
 
 def stage_create(*, tournament: Tournament, by: User, **values: Any) -> Stage:

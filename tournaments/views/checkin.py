@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 
-from ..forms import CheckInForm
+from ..forms.checkin import CheckInForm
 from ..models import Tournament
 from ..selectors import checkin_list, next_round_number
 from ..services import checkin as services

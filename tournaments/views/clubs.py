@@ -31,7 +31,7 @@ from scoring.errors import RuleError
 
 from ..csv_files import MAX_CSV_BYTES, delimiter_sentence
 from ..exports import members_csv
-from ..forms import (
+from ..forms.clubs import (
     ClubForm,
     ClubOrganiserForm,
     HoldUnderForm,
@@ -42,7 +42,7 @@ from ..forms import (
 )
 from ..models import Club, Member, Tournament
 from ..permissions import can_run_club
-from ..selectors import clubs_run_by, member_history
+from ..selectors import clubs_run_by, member_history, name_matches
 from ..services import clubs as club_services
 from ..web import add_rule_errors, csv_download, tournament_context, tournament_page, whole_number
 
@@ -261,7 +261,7 @@ def _links_page(
         "tournaments/tournament_members.html",
         {
             **tournament_context(request.user, tournament),
-            "matches": club_services.name_matches(tournament),
+            "matches": name_matches(tournament),
             "players": tournament.players.select_related("member").order_by("number"),
             "members": members,
             "errors": errors or {},

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 
-from ..forms import DivisionForm, DivisionPlayersForm
+from ..forms.divisions import DivisionForm, DivisionPlayersForm
 from ..models import Tournament
 from ..services import divisions as services
 from ..web import add_rule_errors, tournament_context, tournament_page

@@ -26,7 +26,8 @@ from scoring.rules import PRESET_RANKING, PRESET_TABLE_SIZE
 
 from ..csv_files import delimiter_sentence
 from ..exports import players_csv as players_csv_text
-from ..forms import PlayerForm, PlayerImportForm, TournamentForm
+from ..forms.organise import TournamentForm
+from ..forms.players import PlayerForm, PlayerImportForm
 from ..models import Player, Tournament
 from ..selectors import divisions_list
 from ..services import players as player_services
@@ -38,6 +39,7 @@ from ..web import (
     tournament_page,
     whole_number,
 )
+from ..words import same_name_warning
 
 # --- tournament settings -----------------------------------------------------------------
 
@@ -144,7 +146,7 @@ def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 _("%(name)s registered as #%(number)s.")
                 % {"name": player.name, "number": player.number},
             )
-            warning = player_services.same_name_warning(player)
+            warning = same_name_warning(player)
             if warning:
                 messages.warning(request, _("Note: %(warning)s.") % {"warning": warning})
             return redirect("tournament-players", slug=tournament.slug)

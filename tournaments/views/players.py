@@ -16,11 +16,12 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import RuleError
 
-from ..forms import PlayerEditForm
+from ..forms.players import PlayerEditForm
 from ..models import Tournament
 from ..selectors import divisions_list, player_history
 from ..services import players as player_services
 from ..web import add_rule_errors, tournament_context, tournament_page
+from ..words import same_name_warning
 
 
 @tournament_page("organise")
@@ -52,7 +53,7 @@ def player_edit(request: HttpRequest, tournament: Tournament, player_number: int
                     _("#%(number)s %(name)s is saved.")
                     % {"number": player.number, "name": player.name},
                 )
-                warning = player_services.same_name_warning(player)
+                warning = same_name_warning(player)
                 if warning:
                     messages.warning(request, _("Note: %(warning)s.") % {"warning": warning})
             else:

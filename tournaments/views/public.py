@@ -8,9 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from ..models import Club, Tournament
-from ..selectors import tournaments_visible_to
-from ..services.staff import invitations_for
-from ..web import NumberConverter  # noqa: F401  registers the "num" converter
+from ..selectors import invitations_for, tournaments_visible_to
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -32,11 +32,13 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import Conflict, RuleError
 
-from ..forms import InvitationAcceptForm, InvitationForm, StaffAccountForm, StaffForm
+from ..forms.staff import InvitationAcceptForm, InvitationForm, StaffAccountForm, StaffForm
+from ..invitation_tokens import invitation_token
 from ..models import StaffInvitation, StaffMember, Tournament
-from ..selectors import invitations_of, staff_of
+from ..selectors import invitation_is_for, invitations_of, staff_of
 from ..services import staff as staff_services
 from ..web import add_rule_errors, tournament_context, tournament_page
+from ..words import invitation_problem
 
 # The backend that signs in an invitee who just chose their password (django-axes' own
 # backend only guards password checks, and no password was checked here).
@@ -47,10 +49,10 @@ def _invitation_rows(request: HttpRequest, tournament: Tournament) -> list[dict[
     """Each invitation with its state in words and, while it is open, its link."""
     rows = []
     for invitation in invitations_of(tournament, request.user):
-        problem = staff_services.invitation_problem(invitation)
+        problem = invitation_problem(invitation)
         link = None
         if problem is None:
-            token = staff_services.invitation_token(invitation)
+            token = invitation_token(invitation)
             link = request.build_absolute_uri(reverse("invitation-accept", args=[token]))
         rows.append({"invitation": invitation, "link": link, "open": problem is None})
     return rows
@@ -260,7 +262,7 @@ def _join(request: HttpRequest, invitation: StaffInvitation, token: str) -> Http
     any other account is told it is not theirs (and nothing about the one it names)."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    if not staff_services.invitation_is_for(invitation, request.user):
+    if not invitation_is_for(invitation, request.user):
         return render(
             request,
             "tournaments/invitation_unusable.html",

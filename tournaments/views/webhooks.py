@@ -13,11 +13,12 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleError
 
-from ..forms import WebhookForm
+from ..forms.webhooks import WebhookForm
 from ..models import Tournament, Webhook
 from ..selectors import DELIVERIES_ON_PAGE, webhooks_with_log
 from ..services import webhooks as services
 from ..web import add_rule_errors, tournament_context, tournament_page
+from ..webhook_signing import SIGNATURE_HEADER
 
 
 def _page(
@@ -37,7 +38,7 @@ def _page(
             "hooks": webhooks_with_log(tournament, request.user),
             "created": created,
             "log_length": DELIVERIES_ON_PAGE,
-            "signature_header": services.SIGNATURE_HEADER,
+            "signature_header": SIGNATURE_HEADER,
         },
         status=status,
     )

@@ -24,10 +24,10 @@ from games.services.standings import standings_recompute
 from scoring.tiles import COLOURS, NUMBERS, Tile, format_tiles
 from tournaments.backups import backups_paused
 from tournaments.models import Club, StaffMember, Tournament
+from tournaments.selectors import name_matches
 from tournaments.services.clubs import (
     club_create,
     member_create,
-    name_matches,
     players_link_matches,
     season_create,
     tournament_hold_under,

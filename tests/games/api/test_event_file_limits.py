@@ -11,7 +11,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from games.services.event_file import MAX_EVENT_FILE_DEPTH, json_depth
+from games.services.event_file.load import MAX_EVENT_FILE_DEPTH, json_depth
 from tests.api import rows
 from tests.games.helpers import enter_rummikub
 

@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from games.services.event_file import SCHEMA_PATH
+from games.services.event_file.schema import SCHEMA_PATH
 from tests.api import rows
 from tests.games.helpers import enter_rummikub
 from tests.games.test_event_file_stages import exported, saved, staged  # noqa: F401 - a fixture

@@ -14,18 +14,15 @@ import socket
 
 import pytest
 
+from scoring.errors import RuleError
 from tests.factories import open_round
 from tests.receiver import Receiver
+from tournaments import webhook_targets as targets
 from tournaments.models import Webhook, WebhookDelivery
-from tournaments.services import webhooks as service
-from tournaments.services.webhooks import (
-    NO_ANSWER,
-    REFUSED,
-    check_target,
-    verify_signature,
-    webhook_create,
-    webhook_deliver,
-)
+from tournaments.services.webhook_deliveries import NO_ANSWER, REFUSED, webhook_deliver
+from tournaments.services.webhooks import webhook_create
+from tournaments.webhook_signing import verify_signature
+from tournaments.webhook_targets import Refused, check_target
 
 pytestmark = pytest.mark.django_db
 
@@ -111,7 +108,7 @@ def test_with_private_targets_off_every_inside_target_is_refused(
 @pytest.mark.parametrize("url", REFUSED_ALWAYS)
 def test_allowing_private_targets_still_refuses_the_rest(tournament, alice, settings, url):
     settings.WEBHOOK_ALLOW_PRIVATE = True
-    with pytest.raises(service.RuleError) as caught:
+    with pytest.raises(RuleError) as caught:
         webhook_create(tournament=tournament, by=alice, url=url)
     assert caught.value.path == ("url",)
 
@@ -147,8 +144,8 @@ def test_a_host_with_one_private_address_among_public_ones_is_refused(monkeypatc
             (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.1.2.3", port)),
         ]
 
-    monkeypatch.setattr(service.socket, "getaddrinfo", answer)
-    with pytest.raises(service.Refused):
+    monkeypatch.setattr(targets.socket, "getaddrinfo", answer)
+    with pytest.raises(Refused):
         check_target("https://mixed.example.org/h", allow_private=False)
 
 

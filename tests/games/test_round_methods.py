@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.services.rounds import round_history, round_open
+from games.services.rounds import round_open
+from games.services.seating import round_history
 from scoring.errors import RuleError
 from tests.factories import make_tournament
 from tests.games.helpers import enter_rummikub

@@ -11,6 +11,7 @@ from django.db import OperationalError, connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games.services import draw as draw_services
 from games.services import rounds as round_services
 from games.services.results import penalty_record, penalty_void
 from tests.web import hidden_fields, text
@@ -63,7 +64,7 @@ def test_a_deadlock_on_a_page_is_a_409_page(as_user, club, monkeypatch):
         except psycopg.Error as error:
             raise OperationalError("deadlock detected") from error
 
-    monkeypatch.setattr(round_services, "round_draw", deadlocked)
+    monkeypatch.setattr(draw_services, "round_draw", deadlocked)
     response = as_user("alice").post(
         reverse("round-open", kwargs={"slug": club.slug}), {"method": "random"}
     )
