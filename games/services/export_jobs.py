@@ -43,7 +43,7 @@ from django.utils import timezone, translation
 from scoring.errors import RuleError
 from tournaments import jobs
 from tournaments.models import Round, Tournament
-from tournaments.permissions import User
+from tournaments.permissions import User, signed_in
 
 from ..models import ExportJob
 from .event_file.load import (
@@ -97,7 +97,7 @@ def export_job_request(
             tournament=tournament,
             round=round_,
             params=params,
-            requested_by=by,
+            requested_by=signed_in(by),  # its callers refuse the anonymous visitor
             total=total,
         )
         if upload is not None:

@@ -41,7 +41,7 @@ from scoring.tiles import parse_tiles
 from tournaments.events import results_changed
 from tournaments.lifecycle import require_open
 from tournaments.models import Player, Tournament, Webhook
-from tournaments.permissions import User, can_organise, require
+from tournaments.permissions import User, can_organise, require, signed_in
 from tournaments.services.validation import collect, max_length_of, stamp_history_user
 from tournaments.services.webhooks import webhooks_emit
 
@@ -318,6 +318,7 @@ def result_submit(
     game = lock_game(game)
     tournament = game.table.round.tournament
     require(by, tournament, "score", at=table_at(game))
+    by = signed_in(by)  # require refused the anonymous visitor
     key = _idempotency_key(idempotency_key)
     fingerprint = _fingerprint(based_on=based_on, end=end, racks=racks, winner=winner)
     earlier = _replay(game, key, fingerprint)
@@ -416,6 +417,7 @@ def result_confirm(*, result: Result, by: User) -> Result:
     tournament = game.table.round.tournament
     require(by, tournament, "score", at=table_at(game))
     require_open(tournament)
+    by = signed_in(by)  # require refused the anonymous visitor
     result = Result.objects.get(pk=result.pk)
     if result.status != Result.Status.SUBMITTED:
         raise RuleError(
@@ -488,6 +490,7 @@ def penalty_record(
     tournament = game.table.round.tournament
     require(by, tournament, "score", at=table_at(game))
     require_open(tournament)
+    by = signed_in(by)  # require refused the anonymous visitor
     rules = tournament.rule_set
     errors: list[RuleError] = []
     seated = set(game.table.seats.values_list("player_id", flat=True))
@@ -569,6 +572,7 @@ def penalty_void(*, penalty: Penalty, by: User) -> Penalty:
     tournament = game.table.round.tournament
     require(by, tournament, "score", at=table_at(game))
     require_open(tournament)
+    by = signed_in(by)  # require refused the anonymous visitor
     if penalty.voided:
         raise RuleError((), _("this penalty is already void."))
     penalty.voided = True

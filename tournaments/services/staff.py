@@ -54,7 +54,7 @@ from scoring.errors import Conflict, RuleError, RuleErrors, raise_all
 
 from ..invitation_tokens import INVITATION_SALT, invitation_token
 from ..models import StaffInvitation, StaffMember, Tournament
-from ..permissions import User, require
+from ..permissions import User, require, signed_in
 from ..selectors import invitation_is_for
 from ..words import invitation_problem
 from .validation import choice, collect, signed_in_or_none, stamp_history_user
@@ -289,6 +289,7 @@ def staff_invitation_join(*, token: str, by: User) -> StaffMember:
     invitation = staff_invitation_for(token, lock=True)
     if not invitation.username or not invitation_is_for(invitation, by):
         raise RuleError("token", _(NOT_YOURS))
+    by = signed_in(by)  # invitation_is_for refused the anonymous visitor
     member = StaffMember.objects.filter(tournament=invitation.tournament, user=by).first()
     if member is None:
         member = StaffMember(tournament=invitation.tournament, user=by, role=invitation.role)

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import Round, TableLink
-from ..permissions import User, require
+from ..permissions import SignedIn, User, require
 from ..table_links import end_reason, read_token
 
 
@@ -28,7 +28,7 @@ class TableLinkRefused(Exception):
         self.status, self.title, self.message = status, title, message
 
 
-def _link_user(round_: Round, table_number: int) -> User:
+def _link_user(round_: Round, table_number: int) -> SignedIn:
     """The user a table link signs in as: inactive (never signs in by name), with no
     usable password, named after its table so history reads "table 3, round 2"."""
     tournament = round_.tournament

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import Path, RuleError
 
-from ..permissions import User
+from ..permissions import SignedIn, User
 
 
 def max_length_of(model: type[models.Model], field: str) -> int:
@@ -100,6 +100,8 @@ def stamp_history_user(instance: Any, by: User) -> Any:
     return instance
 
 
-def signed_in_or_none(by: User) -> Any:
+def signed_in_or_none(by: User | None) -> SignedIn | None:
     """The user to store as `created_by` and the like: nobody for the anonymous visitor."""
-    return by if by is not None and getattr(by, "is_authenticated", False) else None
+    if by is None or not by.is_authenticated:
+        return None
+    return by

@@ -31,7 +31,7 @@ from tournaments.models import (
     StageEntry,
     Tournament,
 )
-from tournaments.permissions import User
+from tournaments.permissions import SignedIn, User, signed_in
 from tournaments.services.validation import max_length_of, signed_in_or_none, stamp_history_user
 
 from ...models import Extension, Game, Penalty, RackEntry, Result, Seat, Table
@@ -122,6 +122,7 @@ def event_file_import(*, by: User, document: object, slug: str | None = None) ->
     else under the document's. One transaction: nothing is saved unless all of it is."""
     if signed_in_or_none(by) is None or not getattr(by, "is_active", False):
         raise PermissionDenied(_("Sign in to import a tournament."))
+    by = signed_in(by)  # refused just above when anonymous
     if slug and (slugify(slug) != slug or len(slug) > max_length_of(Tournament, "slug")):
         raise RuleError("slug", _("use lowercase letters, digits and hyphens only."))
     raise_all(event_file_problems(document))
@@ -279,7 +280,7 @@ def _rounds_in(
     rows: list[dict[str, Any]],
     players: dict[int, Player],
     stages: dict[int, Stage],
-    by: User,
+    by: SignedIn,
 ) -> None:
     """Rounds, then tables, seats and games, then results, racks, penalties and
     extensions: one bulk insert per kind (ids come back from PostgreSQL and SQLite)."""
@@ -330,7 +331,7 @@ def _rounds_in(
     )
 
 
-def _results_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: User) -> None:
+def _results_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: SignedIn) -> None:
     pairs = [
         (
             Result(
@@ -374,7 +375,7 @@ def _insert_rows(model: type, fields: tuple[str, ...], rows: Iterable[tuple]) ->
         cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", list(rows))
 
 
-def _penalties_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: User) -> None:
+def _penalties_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: SignedIn) -> None:
     rows = [(game, p) for game, g in games for p in g["penalties"]]
     Penalty.objects.bulk_create(
         Penalty(
