@@ -60,7 +60,7 @@ class SeatAdmin(ViewOnly, HistoryAdmin):
 class RackInline(ViewOnly, admin.TabularInline):
     model = RackEntry
     extra = 0
-    fields = [
+    fields: list[str] = [
         "player",
         "tiles",
         "points",
@@ -77,7 +77,7 @@ class RackInline(ViewOnly, admin.TabularInline):
 class ResultInline(ViewOnly, admin.TabularInline):
     model = Result
     extra = 0
-    fields = ["version", "end", "status", "submitted_by", "submitted_at", "confirmed_by"]
+    fields: list[str] = ["version", "end", "status", "submitted_by", "submitted_at", "confirmed_by"]
     readonly_fields = fields
     show_change_link = True
 
@@ -85,7 +85,7 @@ class ResultInline(ViewOnly, admin.TabularInline):
 class PenaltyInline(ViewOnly, admin.TabularInline):
     model = Penalty
     extra = 0
-    fields = ["player", "kind", "tiles_drawn", "points", "note", "recorded_by", "voided"]
+    fields: list[str] = ["player", "kind", "tiles_drawn", "points", "note", "recorded_by", "voided"]
     readonly_fields = fields
 
 

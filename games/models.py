@@ -108,6 +108,12 @@ class Game(models.Model):
     number = models.PositiveSmallIntegerField()
     starter_position = models.PositiveSmallIntegerField()
 
+    # Lists the selectors' prefetches set (to_attr) on the games they read; for the type
+    # checker only (no field, no column).
+    all_results: list[Result]
+    confirmed_results: list[Result]
+    player_penalties: list[Penalty]
+
     class Meta:
         ordering = ["table", "number"]
         constraints = [
@@ -247,6 +253,10 @@ class RackEntry(models.Model):
     forfeit = models.BooleanField(default=False)
 
     objects = RackEntryQuerySet.as_manager()
+
+    # Set on the racks RackEntryQuerySet.scored() reads; for the type checker only.
+    sanction: int
+    net_score: int
 
     class Meta:
         ordering = ["result", "id"]
@@ -419,11 +429,11 @@ class ExportStorage(FileSystemStorage):
     use: a changed setting (a test's temporary directory) counts at once."""
 
     @property
-    def base_location(self) -> str:  # type: ignore[override]
+    def base_location(self) -> str:
         return str(settings.EXPORT_DIR)
 
     @property
-    def location(self) -> str:  # type: ignore[override]
+    def location(self) -> str:
         return os.path.abspath(self.base_location)
 
 

@@ -107,7 +107,7 @@ class PlayerInline(admin.TabularInline):
 class RoundInline(ViewOnly, admin.TabularInline):
     model = Round
     extra = 0
-    fields = ["number", "method", "seed", "quality", "created_at"]
+    fields: list[str] = ["number", "method", "seed", "quality", "created_at"]
     readonly_fields = fields
     show_change_link = True
 

@@ -161,7 +161,11 @@ class GameEntry:
         seats = [
             seat
             for seat in seats
-            if not (seat.absence == Absence.PLAYS_ON and seat.absent_from <= game.number)
+            if not (
+                seat.absence == Absence.PLAYS_ON
+                and seat.absent_from is not None
+                and seat.absent_from <= game.number
+            )
         ]
         self.seats = seats
         self.rack_value_url = rack_value_url

@@ -57,7 +57,10 @@ logger = logging.getLogger(__name__)
 
 SHEETS_TASK = "games.render_sheets_pdf"
 IMPORT_TASK = "games.import_event_file"
-TASKS = {ExportJob.Kind.SHEETS_PDF: SHEETS_TASK, ExportJob.Kind.EVENT_FILE_IMPORT: IMPORT_TASK}
+TASKS: dict[str, str] = {
+    ExportJob.Kind.SHEETS_PDF: SHEETS_TASK,
+    ExportJob.Kind.EVENT_FILE_IMPORT: IMPORT_TASK,
+}
 # Each job on a lane of its own: a 60 s PDF must not hold up a standings recompute.
 LANE = "exports"
 

@@ -27,6 +27,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
@@ -150,7 +151,11 @@ def seated_for(game: Game) -> dict[int, Player]:
     return {
         seat.player_id: seat.player
         for seat in game.table.seats.select_related("player")
-        if not (seat.absence == Absence.PLAYS_ON and seat.absent_from <= game.number)
+        if not (
+            seat.absence == Absence.PLAYS_ON
+            and seat.absent_from is not None  # always set with an absence (a constraint)
+            and seat.absent_from <= game.number
+        )
     }
 
 
@@ -248,7 +253,7 @@ def _rack_in(index: int, rack: object, seated: Mapping[int, str]) -> RackIn:
         points=totals["points"],
         tile_count=totals["tile_count"],
         jokers=totals["jokers"] or 0,
-        no_meld=no_meld,  # type: ignore[arg-type]
+        no_meld=no_meld,
         name=label,
     )
 
@@ -275,7 +280,8 @@ def _game_in(
     if not isinstance(racks, Sequence) or isinstance(racks, str | bytes) or not racks:
         errors.append(RuleError("racks", _("list one rack for each seated player.")))
         raise_all(errors)
-    read = [collect(errors, _rack_in, index, rack, seated) for index, rack in enumerate(racks)]  # type: ignore[arg-type]
+    listed = cast("Sequence[object]", racks)  # refused just above when not a list
+    read = [collect(errors, _rack_in, index, rack, seated) for index, rack in enumerate(listed)]
     rack_ins = [rack for rack in read if rack is not None]
     # The engine checks what it can read too (a winner that is not an id has its error).
     if errors and isinstance(end, str) and (winner is None or type(winner) is int):
@@ -353,7 +359,7 @@ def result_submit(
                 Result(
                     game=game,
                     version=current + 1,
-                    end=end,
+                    end=cast(str, end),  # score_game above refused any other end
                     status=Result.Status.CONFIRMED if confirm_now else Result.Status.SUBMITTED,
                     submitted_by=by,
                     confirmed_by=by if confirm_now else None,
@@ -501,7 +507,7 @@ def penalty_record(
                 _("player {player} is not seated at this table.").format(player=repr(player)),
             )
         )
-    draws = {
+    draws: dict[object, int] = {
         Penalty.Kind.TIMEOUT: rules.timeout_draw,
         Penalty.Kind.FAILED_MANIPULATION: rules.failed_manipulation_draw,
         Penalty.Kind.SANCTION: 0,
@@ -542,14 +548,16 @@ def penalty_record(
             )
         )
     raise_all(errors)
+    # What the checks above proved of the request's values (raise_all refused the rest).
+    player_id, kind_name, note_text = cast(int, player), cast(str, kind), cast(str, note)
     penalty = stamp_history_user(
         Penalty(
             game=game,
-            player_id=player,
-            kind=kind,
-            tiles_drawn=draws[kind],  # type: ignore[index]
-            points=points if kind == Penalty.Kind.SANCTION else 0,
-            note=note.strip(),  # type: ignore[union-attr]
+            player_id=player_id,
+            kind=kind_name,
+            tiles_drawn=draws[kind],
+            points=cast(int, points) if kind == Penalty.Kind.SANCTION else 0,
+            note=note_text.strip(),
             recorded_by=by,
         ),
         by,

@@ -354,7 +354,7 @@ def _planned(
         )
     plan = SeatingPlan.objects.filter(tournament=tournament).first()
     planned = plan.tables_for(number, players) if plan else None
-    if planned is not None:
+    if plan is not None and planned is not None:
         return Seating([tuple(t) for t in planned], plan.seed, "plan", quality(planned, history))
     schedule = plan_rounds(
         players, tournament.rounds_planned - number + 1, tournament.table_size, seed, history

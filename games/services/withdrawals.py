@@ -157,7 +157,9 @@ def _absent_in(game: Game, extra: int | None = None) -> set[int]:
     absent = {
         seat.player_id
         for seat in game.table.seats.all()
-        if seat.absence == Absence.FORFEIT and seat.absent_from <= game.number
+        if seat.absence == Absence.FORFEIT
+        and seat.absent_from is not None
+        and seat.absent_from <= game.number
     }
     return absent | ({extra} if extra is not None else set())
 
@@ -169,7 +171,11 @@ def _present_in_play_order(game: Game, absent: set[int]) -> list[int]:
         seat
         for seat in game.table.seats.all()
         if seat.player_id not in absent
-        and not (seat.absence == Absence.PLAYS_ON and seat.absent_from <= game.number)
+        and not (
+            seat.absence == Absence.PLAYS_ON
+            and seat.absent_from is not None
+            and seat.absent_from <= game.number
+        )
     ]
     seats.sort(key=lambda seat: (seat.position - game.starter_position) % 4)
     return [seat.player_id for seat in seats]

@@ -13,7 +13,7 @@ sent the bad value.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 from django.db import models
 from django.utils.translation import gettext as _
@@ -51,6 +51,14 @@ def text(field: str | Path, value: object, *, max_length: int, required: bool = 
     return value
 
 
+@overload
+def whole_number_between(
+    field: str | Path, value: object, *, low: int, high: int, nullable: Literal[False]
+) -> int: ...
+@overload
+def whole_number_between(
+    field: str | Path, value: object, *, low: int, high: int, nullable: bool
+) -> int | None: ...
 def whole_number_between(
     field: str | Path, value: object, *, low: int, high: int, nullable: bool
 ) -> int | None:

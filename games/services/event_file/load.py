@@ -9,11 +9,11 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -116,6 +116,12 @@ def _time(value: str | None) -> datetime | None:
     return None if value is None else parse_datetime(value)
 
 
+def _stamp(value: str | None) -> datetime:
+    """A time the file must give (a result's entry, a penalty's record): the schema
+    requires it as a date-time, so `_time` finds one."""
+    return cast(datetime, _time(value))
+
+
 @transaction.atomic
 def event_file_import(*, by: User, document: object, slug: str | None = None) -> Tournament:
     """A new tournament from an event file, `by` its organiser; under `slug` when given,
@@ -180,7 +186,7 @@ def _first_result(document: dict[str, Any]) -> str | None:
         for game in table["games"]
         for result in game["results"]
     ]
-    return min(times, key=_time) if times else None
+    return min(times, key=_stamp) if times else None
 
 
 def _divisions_in(tournament: Tournament, rows: list[dict[str, Any]]) -> dict[str, Division]:
@@ -195,8 +201,8 @@ def _divisions_in(tournament: Tournament, rows: list[dict[str, Any]]) -> dict[st
         for row in rows
     )
     timed = [(d, row.get("created_at")) for d, row in zip(divisions, rows, strict=True)]
-    timed = [(division, at) for division, at in timed if at]
-    _keep_times([division for division, at in timed], "created_at", (at for d, at in timed))
+    kept = [(division, at) for division, at in timed if at]
+    _keep_times([division for division, at in kept], "created_at", (at for d, at in kept))
     return {d.slug: d for d in divisions}
 
 
@@ -342,7 +348,7 @@ def _results_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: 
                 submitted_by=by,
                 confirmed_by=by if r["confirmed_at"] else None,
                 confirmed_at=_time(r["confirmed_at"]),
-                submitted_at=_time(r["submitted_at"]),
+                submitted_at=_stamp(r["submitted_at"]),
             ),
             r,
         )
@@ -361,7 +367,7 @@ def _results_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: 
     )
 
 
-def _insert_rows(model: type, fields: tuple[str, ...], rows: Iterable[tuple]) -> None:
+def _insert_rows(model: type[models.Model], fields: tuple[str, ...], rows: Iterable[tuple]) -> None:
     """Insert `rows` (values of `fields`, in order) into `model`'s table in one
     `executemany`. For the racks, four per result: the ORM's `bulk_create` spent most of
     an import compiling their SQL value by value; the values here are plain numbers,
@@ -389,7 +395,7 @@ def _penalties_in(games: list[tuple[Game, dict]], players: dict[int, Player], by
             voided=p["voided"],
             voided_by=by if p["voided"] else None,
             voided_at=_time(p["voided_at"]),
-            recorded_at=_time(p["recorded_at"]),
+            recorded_at=_stamp(p["recorded_at"]),
         )
         for game, p in rows
     )
