@@ -108,12 +108,6 @@ class Game(models.Model):
     number = models.PositiveSmallIntegerField()
     starter_position = models.PositiveSmallIntegerField()
 
-    # Lists the selectors' prefetches set (to_attr) on the games they read; for the type
-    # checker only (no field, no column).
-    all_results: list[Result]
-    confirmed_results: list[Result]
-    player_penalties: list[Penalty]
-
     class Meta:
         ordering = ["table", "number"]
         constraints = [

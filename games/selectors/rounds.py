@@ -4,12 +4,17 @@ series (the scorekeeper's page).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from django.db.models import Prefetch, QuerySet
 
 from tournaments.models import Round
 
 from ..models import Game, Penalty, Result, Seat, Table
-from .games import results_shown
+from .games import AllResults, ConfirmedResults, results_shown
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 
 def round_tables(round_: Round) -> QuerySet[Table]:
@@ -34,7 +39,12 @@ def round_tables(round_: Round) -> QuerySet[Table]:
     )
 
 
-def table_series(table: Table) -> QuerySet[Game]:
+def table_games(table: Table) -> list[WithAnnotations[Game, ConfirmedResults]]:
+    """A table of `round_tables`: its games, each with its `confirmed_results`."""
+    return cast("list[WithAnnotations[Game, ConfirmedResults]]", list(table.games.all()))
+
+
+def table_series(table: Table) -> QuerySet[WithAnnotations[Game, AllResults]]:
     """The games of one table, each with every result version (`all_results`, newest
     first, racks included) and its penalties: what the scorekeeper's page shows."""
     return (

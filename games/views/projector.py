@@ -32,7 +32,7 @@ from django.views.decorators.http import require_GET
 from tournaments.models import Stage, Tournament
 from tournaments.web import tournament_page, whole_number
 
-from ..selectors.rounds import round_tables
+from ..selectors.rounds import round_tables, table_games
 from ..selectors.stages import stage_current_round
 from ..selectors.standings import standings_movement, standings_table
 from ..services.stages import stage_race, stage_rows
@@ -126,7 +126,7 @@ def _stage_live_context(tournament: Tournament, stage: Stage) -> dict[str, Any]:
     tables = list(round_tables(round_)) if round_ else []
     # The table is shown while its game is played; once every game of the stage's last
     # round is in, the screen shows the race alone ("Game 5 is next.").
-    in_play = any(not game.confirmed_results for table in tables for game in table.games.all())
+    in_play = any(not game.confirmed_results for table in tables for game in table_games(table))
     target = stage.race_target or 0
     return {
         "tournament": tournament,

@@ -53,7 +53,7 @@ from ..forms.rounds import (
     draw_json,
 )
 from ..models import ExportJob
-from ..selectors.rounds import round_tables
+from ..selectors.rounds import round_tables, table_games
 from ..services import draw as drawing
 from ..services import rounds as services
 from ..services.export_jobs import export_job_request
@@ -71,7 +71,7 @@ def _table_cards(round_: Round, query: str) -> list[dict[str, Any]]:
     needle = query.strip().lower().lstrip("#")
     cards = []
     for table in round_tables(round_):
-        games = list(table.games.all())
+        games = table_games(table)
         series: dict[int, int] = defaultdict(int)
         entered = 0
         for game in games:
