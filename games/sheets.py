@@ -83,10 +83,10 @@ def sheets_of_round(
     """What the sheets of a round show (one table's only, given `table_number`): per
     table its seats, each game's starter and its table link (the link's address and QR,
     from `PUBLIC_BASE_URL`). Issues the links as `user`."""
-    tables = round_tables(round_)
+    chosen = round_tables(round_)
     if table_number is not None:
-        tables = tables.filter(number=table_number)
-    tables = list(tables)
+        chosen = chosen.filter(number=table_number)
+    tables = list(chosen)
     links = table_links_issue(
         by=user, round_=round_, table_numbers=[table.number for table in tables]
     )

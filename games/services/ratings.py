@@ -92,7 +92,7 @@ def _first_difference(club_id: int, games: list[RatedGame]) -> int:
             return game.position
     # Every current game matches; a stored game no longer rated (a result unconfirmed, a
     # tournament no longer rated) sits after them all, or nothing changed at all.
-    return len(games) if not stored else min(p for _, p in stored.values())
+    return len(games) if not stored else min(position for _, position, _ in stored.values())
 
 
 @transaction.atomic
@@ -105,7 +105,8 @@ def ratings_update(*, club_id: int, from_scratch: bool = False) -> int:
     start = 0 if from_scratch else _first_difference(club_id, games)
     RatingChange.objects.filter(member__club_id=club_id, position__gte=start).delete()
     ratings = current_ratings(club_id)
-    rows = []
+    # (member, game, result, position, score, mu, sigma): INSERT_CHANGE's parameters.
+    rows: list[tuple[int, int, int, int, int, float, float]] = []
     for game in games[start:]:
         new = rate_game(ratings, game.scores)
         ratings.update(new)

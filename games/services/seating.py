@@ -109,7 +109,7 @@ def _check_manual_tables(
             )
         )
     raise_all(errors)
-    return tables  # type: ignore[return-value]
+    return tables
 
 
 def _seat_errors(
@@ -292,8 +292,8 @@ def round_seating(
         seed = secrets.randbelow(2**31)
     seed = whole_number_between("seed", seed, low=0, high=MAX_SEED, nullable=False)
     if returned:
-        return _returned(tournament, method, number, active, tables, seed)  # type: ignore[arg-type]
-    return _draw(tournament, method, number, active, tables, seed, stage)  # type: ignore[arg-type]
+        return _returned(tournament, method, number, active, tables, seed)
+    return _draw(tournament, method, number, active, tables, seed, stage)
 
 
 def _returned(

@@ -57,7 +57,9 @@ def _live_context(tournament: Tournament, top: int) -> dict[str, Any]:
     table = standings_table(tournament, page=1)
     round_ = tournament.rounds.order_by("-number").first()
     cells = table.cells[:top]
-    movement = standings_movement(tournament, [row for row, _ in cells], round_ and round_.number)
+    movement = standings_movement(
+        tournament, [row for row, _ in cells], round_.number if round_ else None
+    )
     tables = list(round_tables(round_)) if round_ else []
     return {
         "tournament": tournament,

@@ -14,7 +14,7 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from ..models import Division, Member, Player, Tournament
-from ..web import PageForm, WholeNumberField
+from ..web import PageForm, WholeNumberField, choice_field
 
 
 class PlayerForm(PageForm):
@@ -70,7 +70,7 @@ class PlayerForm(PageForm):
         super().__init__(*args, **kwargs)
         if divisions:
             # Any slug is taken as sent: the service names one the tournament lacks.
-            self.fields["divisions"].choices = [(d.slug, d.name) for d in divisions]
+            choice_field(self, "divisions").choices = [(d.slug, d.name) for d in divisions]
         else:
             del self.fields["divisions"]
         if tournament is None or tournament.club_id is None:

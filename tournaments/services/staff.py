@@ -189,10 +189,10 @@ def staff_account_create(
 
 
 @transaction.atomic
-def staff_role_change(*, member: StaffMember, by: User, role: str) -> StaffMember:
+def staff_role_change(*, member: StaffMember, by: User, role: object) -> StaffMember:
     """Give a staff member another role; the last organiser stays one."""
     require(by, _lock(member.tournament_id), "organise", fresh=True)
-    choice("role", role, StaffMember.Role)
+    role = choice("role", role, StaffMember.Role)
     member = _current(member)
     if member.role == role:
         return member

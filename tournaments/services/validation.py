@@ -13,7 +13,7 @@ sent the bad value.
 
 from __future__ import annotations
 
-from typing import Any, Literal, overload
+from typing import Any, Literal, cast, overload
 
 from django.db import models
 from django.utils.translation import gettext as _
@@ -25,7 +25,7 @@ from ..permissions import SignedIn, User
 
 def max_length_of(model: type[models.Model], field: str) -> int:
     """The `max_length` of a model's text field: the one place a length limit lives."""
-    length = model._meta.get_field(field).max_length
+    length = cast(models.Field, model._meta.get_field(field)).max_length  # a column
     assert length is not None, f"{model.__name__}.{field} has no max_length"
     return length
 

@@ -367,6 +367,12 @@ def _results_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: 
     )
 
 
+def _column(model: type[models.Model], name: str) -> str:
+    """The column of one of the model's own fields (`_insert_rows` names no relation's
+    reverse side, which has none)."""
+    return cast(str, cast(models.Field, model._meta.get_field(name)).column)
+
+
 def _insert_rows(model: type[models.Model], fields: tuple[str, ...], rows: Iterable[tuple]) -> None:
     """Insert `rows` (values of `fields`, in order) into `model`'s table in one
     `executemany`. For the racks, four per result: the ORM's `bulk_create` spent most of
@@ -375,7 +381,7 @@ def _insert_rows(model: type[models.Model], fields: tuple[str, ...], rows: Itera
     still hold every row."""
     quote = connection.ops.quote_name
     table = quote(model._meta.db_table)
-    columns = ", ".join(quote(model._meta.get_field(f).column) for f in fields)
+    columns = ", ".join(quote(_column(model, f)) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
     with connection.cursor() as cursor:
         cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", list(rows))
