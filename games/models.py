@@ -74,6 +74,9 @@ class Seat(models.Model):
     # Denormalised from table.round so the database itself can forbid seating a player
     # twice in one round.
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    # What django-simple-history records as the reason of the next change, when a service
+    # sets it; for the type checker only, not a column.
+    _change_reason: str
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
     # A player withdrawn while the table was in play: from game `absent_from` on, their

@@ -49,7 +49,9 @@ Side events (kind `side`, `stage_side_start`):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import cast
 
 from django.db import transaction
 from django.db.models import Count, Q
@@ -59,7 +61,9 @@ from django.utils.translation import ngettext
 from scoring.errors import Conflict, RuleError
 from scoring.i18n import isolate
 from scoring.stages import (
+    CarryOver,
     CutResult,
+    CutTies,
     RaceGame,
     RaceState,
     Ranked,
@@ -140,7 +144,7 @@ def _stage_rows(stage: Stage) -> list[StageRow]:
     return [_row(row, players, entries) for row in rows]
 
 
-def _row(row: StandingRow, players: dict[int, Player], entries: dict[int, int]) -> StageRow:
+def _row(row: StandingRow, players: Mapping[int, Player], entries: dict[int, int]) -> StageRow:
     return StageRow(row.rank, players[row.player], entries.get(row.player, 0), dict(row.metrics))
 
 
@@ -191,7 +195,7 @@ def stage_cut_preview(stage: Stage) -> CutPreview:
     rows = stage_rows(stage)
     if next_stage is None:
         return CutPreview(stage, None, rows, None)
-    members = division_members(next_stage.division) if next_stage.division_id else None
+    members = division_members(next_stage.division) if next_stage.division else None
     ranked = [
         Ranked(r.player.id, r.rank, r.metrics["score"])
         for r in rows
@@ -201,11 +205,12 @@ def stage_cut_preview(stage: Stage) -> CutPreview:
         ranked,
         top=next_stage.cut_top,
         min_score=next_stage.cut_min_score,
-        ties=next_stage.cut_ties,
+        ties=cast(CutTies, next_stage.cut_ties),  # the field's choices are the engine's
         lot_seed=f"{tournament.pk}:{tournament.slug}:stage{stage.number}",
     )
     scores = {r.player.id: r.metrics["score"] for r in rows}
-    carried = {p: carry_over(scores[p], next_stage.carry_over) for p in result.entrants}
+    mode = cast(CarryOver, next_stage.carry_over)  # the field's choices are the engine's
+    carried = {p: carry_over(scores[p], mode) for p in result.entrants}
     return CutPreview(stage, next_stage, rows, result, carried)
 
 

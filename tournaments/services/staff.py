@@ -57,7 +57,7 @@ from ..models import StaffInvitation, StaffMember, Tournament
 from ..permissions import User, require, signed_in
 from ..selectors import invitation_is_for
 from ..words import invitation_problem
-from .validation import choice, collect, signed_in_or_none, stamp_history_user
+from .validation import choice, collect, max_length_of, signed_in_or_none, stamp_history_user
 
 GENERATED_PASSWORD_LENGTH = 14
 # No 0/O, 1/l/I: a generated password is read off a screen and typed on a phone.
@@ -246,7 +246,7 @@ def staff_invite(*, tournament: Tournament, by: User, role: str) -> StaffInvitat
 def _invitee(value: object) -> str:
     """The username an invitation is addressed to: a non-empty string that fits the user
     model's field. Whether such an account exists is deliberately not asked."""
-    limit = get_user_model()._meta.get_field("username").max_length
+    limit = max_length_of(get_user_model(), "username")
     if not isinstance(value, str) or not value.strip():
         raise RuleError("username", _("is required."))
     value = value.strip()
