@@ -99,9 +99,9 @@ test: $(DEV_STAMP)
 
 # Style, complexity (ruff), the layer contracts (import-linter), the types of the engine and
 # of every app (mypy, with the Django and DRF plugins: pyproject.toml's [tool.mypy]) and
-# the templates' djLint rules ([tool.djlint] in pyproject.toml, and .djlint_rules.yaml: no
-# template line over 120 characters).
-TYPED := scoring config games tournaments
+# the templates' djLint rules ([tool.djlint] in pyproject.toml; their line lengths:
+# tests/test_template_lines.py).
+TYPED := scoring config games tournaments circuits
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

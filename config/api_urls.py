@@ -3,17 +3,61 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
+from circuits.api import circuits, people
 from config.api_schema import SchemaView
 from config.auth_api import TokenView
 from games.api import clubs as club_reads
-from games.api import event_files, games, rounds, stages, standings, withdrawals
-from tournaments.api import checkin, clubs, divisions, players, staff, tournaments, webhooks
+from games.api import (
+    event_files,
+    extensions,
+    games,
+    penalties,
+    results,
+    rounds,
+    stages,
+    standings,
+    withdrawals,
+)
+from tournaments.api import (
+    checkin,
+    clubs,
+    divisions,
+    formats,
+    players,
+    staff,
+    tournaments,
+    webhooks,
+)
 
 T = "tournaments/<slug:slug>/"
 
 C = "clubs/<slug:club>/"
 
+CI = "circuits/<slug:slug>/"
+
 urlpatterns = [
+    path("people/", people.PersonListView.as_view(), name="api-people"),
+    path("people/<id:pk>/", people.PersonDetailView.as_view(), name="api-person"),
+    path("people/<id:pk>/merge/", people.PersonMergeView.as_view(), name="api-person-merge"),
+    path(
+        T + "players/<id:pk>/person/",
+        people.PlayerPersonView.as_view(),
+        name="api-player-person",
+    ),
+    path(
+        C + "members/<id:pk>/person/", people.MemberPersonView.as_view(), name="api-member-person"
+    ),
+    path("circuits/", circuits.CircuitListView.as_view(), name="api-circuits"),
+    path(CI, circuits.CircuitDetailView.as_view(), name="api-circuit"),
+    path(CI + "events/", circuits.CircuitEventsView.as_view(), name="api-circuit-events"),
+    path(
+        CI + "events/<slug:tournament>/",
+        circuits.CircuitEventView.as_view(),
+        name="api-circuit-event",
+    ),
+    path(CI + "ranking/", circuits.CircuitRankingView.as_view(), name="api-circuit-ranking"),
+    path(CI + "qualified/", circuits.CircuitQualifiedView.as_view(), name="api-circuit-qualified"),
+    path(CI + "people/<id:pk>/", circuits.CircuitPersonView.as_view(), name="api-circuit-person"),
     path("clubs/", clubs.ClubListView.as_view(), name="api-clubs"),
     path(C, club_reads.ClubDetailView.as_view(), name="api-club"),
     path(C + "organisers/", clubs.ClubOrganiserListView.as_view(), name="api-club-organisers"),
@@ -43,6 +87,8 @@ urlpatterns = [
     # as the Content-Security-Policy wants; templates/drf_spectacular/ drops the <style>.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("tournaments/", tournaments.TournamentListView.as_view(), name="api-tournaments"),
+    path("formats/", formats.FormatListView.as_view(), name="api-formats"),
+    path("formats/tournament/", formats.FromFormatView.as_view(), name="api-from-format"),
     path(T, tournaments.TournamentDetailView.as_view(), name="api-tournament"),
     path(T + "staff/", staff.StaffView.as_view(), name="api-staff"),
     path(T + "webhooks/", webhooks.WebhookListView.as_view(), name="api-webhooks"),
@@ -96,6 +142,11 @@ urlpatterns = [
     ),
     path(T + "stages/<id:number>/cut/", stages.StageCutView.as_view(), name="api-stage-cut"),
     path(T + "stages/<id:number>/side/", stages.StageSideView.as_view(), name="api-stage-side"),
+    path(
+        T + "stages/<id:number>/entrants/",
+        stages.StageEntrantsView.as_view(),
+        name="api-stage-entrants",
+    ),
     path(T + "standings/", standings.StandingsView.as_view(), name="api-standings"),
     path(T + "event-file/", event_files.EventFileView.as_view(), name="api-event-file"),
     path(T + "club/", clubs.TournamentClubView.as_view(), name="api-tournament-club"),
@@ -120,14 +171,16 @@ urlpatterns = [
         name="api-qualified-csv",
     ),
     path("games/<id:pk>/", games.GameDetailView.as_view(), name="api-game"),
-    path("games/<id:pk>/results/", games.ResultListView.as_view(), name="api-results"),
+    path("games/<id:pk>/results/", results.ResultListView.as_view(), name="api-results"),
     path(
         "games/<id:pk>/results/<id:version>/confirm/",
-        games.ResultConfirmView.as_view(),
+        results.ResultConfirmView.as_view(),
         name="api-result-confirm",
     ),
     path("games/<id:pk>/forfeit/", withdrawals.GameForfeitView.as_view(), name="api-forfeit"),
-    path("games/<id:pk>/penalties/", games.PenaltyListView.as_view(), name="api-penalties"),
-    path("games/<id:pk>/extensions/", games.ExtensionListView.as_view(), name="api-extensions"),
-    path("penalties/<id:pk>/", games.PenaltyDetailView.as_view(), name="api-penalty"),
+    path("games/<id:pk>/penalties/", penalties.PenaltyListView.as_view(), name="api-penalties"),
+    path(
+        "games/<id:pk>/extensions/", extensions.ExtensionListView.as_view(), name="api-extensions"
+    ),
+    path("penalties/<id:pk>/", penalties.PenaltyDetailView.as_view(), name="api-penalty"),
 ]

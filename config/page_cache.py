@@ -21,6 +21,14 @@ cache for the current generation at most every `PAGE_CACHE_LOCAL_SECONDS` (0.2 s
 tournament: at hundreds of requests a second most answers then cost no round trip at
 all, and a change reaches every process within that time.
 
+One render per change, not one per reader: when the generation moves, the first reader
+to miss takes a short lock in the shared cache (`RENDER_LOCK_SECONDS`) and renders the
+new answer; while it does, the other readers of that address are answered the previous
+kept answer (a 304 for the phones that hold it), as if they had polled a moment earlier.
+Without that, every phone polling during the render rendered the page too: at a national
+final (1,000 players, a new table a second, `bench.final_day`) the renders queued up
+behind each other and behind the scorekeepers' results.
+
 This middleware sits right after WhiteNoise, so a kept answer skips the session, CSRF,
 auth and messages middleware (an anonymous reader without cookies needs none of them)
 and carries the headers (CSP, frame options, Vary) the first answer got on its way out.
@@ -28,6 +36,7 @@ and carries the headers (CSP, frame options, Vary) the first answer got on its w
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import time
@@ -56,6 +65,11 @@ logger = logging.getLogger(__name__)
 POLLED = re.compile(
     r"^/t/(?P<slug>[-\w]+)/(?:standings/live/|projector/(?:live/)?|rounds/[0-9]{1,9}/)?$"
 )
+
+
+# How long a render of a new answer holds its address's lock (a render that dies leaves
+# it to expire): far longer than a render, short enough that a stuck one costs little.
+RENDER_LOCK_SECONDS = 10
 
 
 # Answers a process keeps in its own memory (they are a few KB each); past this many it
@@ -99,14 +113,17 @@ class PublicPageCache:
         self.generations[slug] = (now, generation)
         return generation
 
-    def _entry(self, key: str, generation: str) -> dict[str, Any] | None:
+    def _entry(self, key: str, generation: str) -> tuple[dict[str, Any] | None, dict | None]:
+        """The kept answer of this generation, else None and the one kept before (any
+        generation, or None)."""
         entry = self.entries.get(key)
         if entry is None or entry["generation"] != generation:
+            older = entry
             entry = cache.get(key)
             if entry is None or entry["generation"] != generation:
-                return None
+                return None, entry or older
             self._remember(key, entry)
-        return entry
+        return entry, None
 
     def _remember(self, key: str, entry: dict[str, Any]) -> None:
         if len(self.entries) >= LOCAL_ENTRIES:
@@ -118,8 +135,12 @@ class PublicPageCache:
         if match is None or not anonymous_reader(request):
             return self.get_response(request)
         key = page_cache_key(match["slug"], request)
+        lock = f"{key}:rendering"
         try:
-            entry = self._entry(key, self._generation(match["slug"]))
+            entry, older = self._entry(key, self._generation(match["slug"]))
+            # Someone else renders this generation's answer: the one before will do.
+            if entry is None and older is not None and not cache.add(lock, 1, RENDER_LOCK_SECONDS):
+                entry = older
         except CACHE_ERRORS:
             return self.get_response(request)
         if entry is not None:
@@ -128,13 +149,18 @@ class PublicPageCache:
                 request.META.get("HTTP_IF_NONE_MATCH", ""),
                 request.META.get("HTTP_IF_MODIFIED_SINCE", ""),
             )
-        response = self.get_response(request)
-        kept = keep_answer(response)
-        if kept is not None:
-            try:
-                cache.set(key, kept, settings.PAGE_CACHE_SECONDS)
-            except CACHE_ERRORS:
-                logger.warning("shared cache unreachable; %s not kept", request.path)
-            else:
-                self._remember(key, kept)
+        try:
+            response = self.get_response(request)
+            kept = keep_answer(response)
+            if kept is not None:
+                try:
+                    cache.set(key, kept, settings.PAGE_CACHE_SECONDS)
+                except CACHE_ERRORS:
+                    logger.warning("shared cache unreachable; %s not kept", request.path)
+                else:
+                    self._remember(key, kept)
+        finally:
+            if older is not None:
+                with contextlib.suppress(CACHE_ERRORS):
+                    cache.delete(lock)
         return response

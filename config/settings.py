@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "axes",
     "tournaments",
     "games",
+    "circuits",
 ]
 
 MIDDLEWARE = [
@@ -354,6 +355,8 @@ JOBS_DRAIN_SECONDS = env_int("JOBS_DRAIN_SECONDS", 10)
 EXPORT_DIR = Path(os.environ.get("EXPORT_DIR") or DATA_DIR / "exports")
 EXPORT_KEEP_HOURS = env_int("EXPORT_KEEP_HOURS", 24)
 EVENT_FILE_REQUEST_BYTES = env_int("EVENT_FILE_REQUEST_BYTES", 4 * 1024 * 1024)
+# ...and so is one holding more players and racks than this (what an import writes).
+EVENT_FILE_REQUEST_ROWS = env_int("EVENT_FILE_REQUEST_ROWS", 10_000)
 EVENT_FILE_MAX_BYTES = env_int("EVENT_FILE_MAX_BYTES", 16 * 1024 * 1024)
 # Webhooks may reach this machine and the private networks (a club's own LAN) only with
 # this on; link-local, multicast, reserved addresses and database ports never.

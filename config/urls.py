@@ -72,6 +72,7 @@ urlpatterns = [
     path("accounts/", include(account_urls)),
     path("", include("tournaments.urls")),
     path("", include("games.urls")),
+    path("", include("circuits.urls")),
 ]
 
 handler400 = "config.errors.bad_request"

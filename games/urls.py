@@ -17,6 +17,7 @@ from .views import (
     projector,
     rounds,
     seasons,
+    stage_entrants,
     stages,
     standings,
     table_links,
@@ -58,6 +59,11 @@ urlpatterns = [
     path(T + "stages/new/", stages.stage_new, name="stage-new"),
     path(T + "stages/<num:stage_number>/", stages.stage_detail, name="stage-detail"),
     path(T + "stages/<num:stage_number>/close/", stages.stage_close_view, name="stage-close"),
+    path(
+        T + "stages/<num:stage_number>/entrants/",
+        stage_entrants.stage_entrants_view,
+        name="stage-entrants",
+    ),
     path(T + "stages/<num:stage_number>/side/", stages.stage_side_view, name="stage-side"),
     path(
         T + "stages/<num:stage_number>/projector/",

@@ -58,7 +58,7 @@ def stage_games_planned(stage: Stage) -> int | None:
         return stage.race_cap
     if stage.reseat_every_game:
         tournament = stage.tournament
-        return games_at(tournament.table_size, tournament.games_per_table)
+        return games_at(tournament.table_size, stage.games_per_table or tournament.games_per_table)
     return None
 
 

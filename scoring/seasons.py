@@ -16,6 +16,9 @@ rule
     How events become a season total:
     ``sum``      — the sum of the member's event scores;
     ``best``     — the sum of their ``best`` highest event scores (best N of M);
+    ``best_games`` — the sum of their ``best`` highest *game* scores of the whole season,
+                   whichever events they were played in (a league that counts the best
+                   20 games of the year);
     ``places``   — points by final place in each event from a table such as
                    25/20/16/13/..., places beyond the table earning 0.
     ``cap`` (any rule) bounds what one event contributes, e.g. at most 60 a night.
@@ -33,6 +36,12 @@ Decisions where no rule text speaks
 * ``cap`` also bounds a negative contribution from below at ``-cap``: a league that caps a
   night's winnings caps its losses too. Members who missed an event contribute nothing
   for it (a league where players join or leave at any time).
+* ``best_games``: the game scores are the member's net scores (after sanctions) in the
+  confirmed results of the season's events, a game a substitute played for them and a
+  forfeited seat left out. Among equal scores at the edge the earlier game counts (the
+  total is the same). An event's contribution is the sum of its counted games, and it is
+  marked counted when at least one of its games counts. ``cap`` does not combine with it
+  (a cap bounds an event, this rule counts games): refused.
 * Season ranking: by total; ties by the best single counted contribution, then by fewer
   events played (the same total from fewer nights); still tied share the rank ("1224").
 """
@@ -47,8 +56,8 @@ from typing import Literal
 from scoring.errors import RuleError
 from scoring.i18n import _
 
-RuleName = Literal["sum", "best", "places"]
-RULES: tuple[RuleName, ...] = ("sum", "best", "places")
+RuleName = Literal["sum", "best", "places", "best_games"]
+RULES: tuple[RuleName, ...] = ("sum", "best", "places", "best_games")
 DEFAULT_PLACE_POINTS = (25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
 
 
@@ -67,6 +76,7 @@ class Finish:
     member: int
     rank: int
     score: int
+    games: tuple[int, ...] = ()  # the member's game scores in the event (``best_games``)
 
 
 @dataclass(frozen=True)
@@ -90,14 +100,19 @@ def check_rule(values: Mapping[str, object]) -> SeasonRule:
     rule = values.get("rule", "sum")
     if rule not in RULES:
         raise RuleError(
-            "rule", _("'{rule}' is not a season rule; choose sum, best or places").format(rule=rule)
+            "rule",
+            _("'{rule}' is not a season rule; choose sum, best, places or best_games").format(
+                rule=rule
+            ),
         )
     best = values.get("best")
-    if rule == "best":
+    if rule in ("best", "best_games"):
         if not _whole(best) or best < 1:  # type: ignore[operator]
             raise RuleError("best", _("best N of M needs N, a whole number of at least 1"))
     elif best is not None:
-        raise RuleError("best", _("only the rule 'best' counts a number of best events"))
+        raise RuleError(
+            "best", _("only the rules 'best' and 'best_games' count a number of best ones")
+        )
     points = values.get("place_points", DEFAULT_PLACE_POINTS)
     if not isinstance(points, list | tuple) or not points or not all(map(_whole, points)):
         raise RuleError("place_points", _("give the points of each place as whole numbers"))
@@ -106,6 +121,8 @@ def check_rule(values: Mapping[str, object]) -> SeasonRule:
     cap = values.get("cap")
     if cap is not None and (not _whole(cap) or cap < 1):  # type: ignore[operator]
         raise RuleError("cap", _("a cap is a whole number of at least 1, or empty for none"))
+    if cap is not None and rule == "best_games":
+        raise RuleError("cap", _("a cap bounds an event; best N games counts games: leave it out"))
     return SeasonRule(rule, best, tuple(points), cap)  # type: ignore[arg-type]
 
 
@@ -127,6 +144,8 @@ def contribution(finish: Finish, rule: SeasonRule) -> int:
 
 def season_standings(events: Sequence[Sequence[Finish]], rule: SeasonRule) -> list[SeasonRow]:
     """Total the season's events (in order) under ``rule`` and rank the members."""
+    if rule.rule == "best_games":
+        return _ranked(_best_games(events, rule.best or 0))
     per_member: dict[int, list[tuple[int, int]]] = {}
     for index, finishes in enumerate(events):
         seen: set[int] = set()
@@ -137,6 +156,35 @@ def season_standings(events: Sequence[Sequence[Finish]], rule: SeasonRule) -> li
             per_member.setdefault(finish.member, []).append((index, contribution(finish, rule)))
     rows = [_row(member, values, rule) for member, values in per_member.items()]
     return _ranked(rows)
+
+
+def _best_games(events: Sequence[Sequence[Finish]], best: int) -> list[SeasonRow]:
+    """Each member's ``best`` highest game scores over the season (module doc)."""
+    played: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+    for index, finishes in enumerate(events):
+        seen: set[int] = set()
+        for finish in finishes:
+            if finish.member in seen:
+                raise ValueError(f"event {index}: member {finish.member} finished twice")
+            seen.add(finish.member)
+            played.setdefault(finish.member, []).append((index, finish.games))
+    rows = []
+    for member, per_event in played.items():
+        games = [
+            (score, event, game) for event, scores in per_event for game, score in enumerate(scores)
+        ]
+        # Highest first; among equal scores the earlier game (event, then game order).
+        counted = sorted(games, key=lambda g: (-g[0], g[1], g[2]))[:best]
+        by_event: dict[int, int] = {}
+        for score, event, _game in counted:
+            by_event[event] = by_event.get(event, 0) + score
+        contributions = tuple(
+            Contribution(event, by_event.get(event, 0), event in by_event)
+            for event, _scores in per_event
+        )
+        total = sum(score for score, _e, _g in counted)
+        rows.append(SeasonRow(0, member, total, len(per_event), contributions))
+    return rows
 
 
 def _row(member: int, values: list[tuple[int, int]], rule: SeasonRule) -> SeasonRow:

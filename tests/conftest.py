@@ -185,7 +185,8 @@ def root(django_user_model):
 @pytest.fixture(scope="session")
 def built_docs(tmp_path_factory):
     """The help pages (docs/) built by MkDocs into a folder of this test run, as `make
-    docs` builds them into build/docs/ (strict: a warning fails the build here too)."""
+    docs` builds them into build/docs/ (strict: a warning fails the build here too).
+    Once per xdist worker: the modules that use it share the group "built_docs"."""
     site = tmp_path_factory.mktemp("docs-site")
     root = Path(__file__).resolve().parent.parent
     subprocess.run(

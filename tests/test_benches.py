@@ -49,7 +49,9 @@ EXCLUDED = {
 SUMMARY = {
     "backup": "MB: backup",
     "big_body": "-> 413",
+    "circuit": "one event finishing, ranking recomputed",
     "event_file": "same standings after the round trip: True",
+    "final_day": "last result → public standings current",
     "move_to_postgresql": "move_to_postgresql:",
     "players_import": "queries per import",
     "ratings": "update after new games, per game",

@@ -238,9 +238,15 @@ def season_changed(season_id: int) -> None:
     transaction.on_commit(lambda: _request(SEASON_TASK, season_id, season_pending_key(season_id)))
 
 
+# Sent when a new standings snapshot of a tournament is stored (the circuits, a layer up,
+# follow it: `circuits.signals`).
+standings_stored = Signal()
+
+
 def standings_followed(tournament_id: int) -> None:
     """A new standings snapshot of the tournament is stored: its season and, if it is
-    rated, its club's ratings follow."""
+    rated, its club's ratings follow (and whoever listens to `standings_stored`)."""
+    standings_stored.send(sender=None, tournament_id=tournament_id)
     row = Tournament.objects.filter(pk=tournament_id).values("season_id", "club_id", "rated")
     held = row.first()
     if held is None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Max, Prefetch, QuerySet
+from django.db.models import Max, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
@@ -30,6 +30,7 @@ from .models import (
     ClubOrganiser,
     Division,
     Member,
+    Person,
     Player,
     StaffInvitation,
     StaffMember,
@@ -77,15 +78,58 @@ def current_stage(tournament: Tournament) -> Stage | None:
 
 
 def open_stages(tournament: Tournament) -> list[Stage]:
-    """The stages a round opened now may belong to: the current main stage and every side
-    event not closed, in order (two or more: the round must say which)."""
-    main = current_stage(tournament)
-    side = tournament.stages.filter(kind=Stage.Kind.SIDE).exclude(status=Stage.Status.CLOSED)
-    return sorted([*([main] if main else []), *side], key=lambda s: s.number)
+    """The stages a round opened now may belong to, in order (two or more: the round
+    must say which): every main stage not closed whose source is closed (stage 1: none,
+    so it is open until closed) — several stages fed by one source run in parallel —
+    and every side event not closed."""
+    stages = list(tournament.stages.order_by("number"))
+    by_pk = {s.pk: s for s in stages}
+    open_now = []
+    for stage in stages:
+        if stage.status == Stage.Status.CLOSED:
+            continue
+        source = source_of(stage, stages, by_pk)
+        if stage.is_side or source is None or source.status == Stage.Status.CLOSED:
+            open_now.append(stage)
+    return open_now
+
+
+def source_of(
+    stage: Stage, stages: list[Stage], by_pk: dict[int, Stage] | None = None
+) -> Stage | None:
+    """The stage `stage` takes its entrants from (`scoring.stage_graph`): its `source`,
+    else the main stage before it; None for stage 1 and side events. `stages`: the
+    tournament's stages in number order (read once by the caller)."""
+    if stage.is_side or stage.number == 1:
+        return None
+    if stage.source_id is not None:
+        by_pk = by_pk or {s.pk: s for s in stages}
+        return by_pk.get(stage.source_id)
+    earlier = [s for s in stages if s.number < stage.number and not s.is_side]
+    return earlier[-1] if earlier else None
+
+
+def feeds_of(stage: Stage, stages: list[Stage] | None = None) -> list[Stage]:
+    """The main stages that take their entrants from `stage`, in number order."""
+    if stage.is_side:
+        return []
+    stages = stages if stages is not None else list(stage.tournament.stages.order_by("number"))
+    by_pk = {s.pk: s for s in stages}
+    return [
+        s
+        for s in stages
+        if not s.is_side and s.number > stage.number and _is(source_of(s, stages, by_pk), stage)
+    ]
+
+
+def _is(a: Stage | None, b: Stage) -> bool:
+    return a is not None and a.pk == b.pk
 
 
 def stages_of(tournament: Tournament) -> list[Stage]:
-    return list(tournament.stages.select_related("division", "side_of").order_by("number"))
+    return list(
+        tournament.stages.select_related("division", "side_of", "source").order_by("number")
+    )
 
 
 def divisions_list(tournament: Tournament) -> list[Division]:
@@ -326,3 +370,22 @@ def next_stage_number(tournament: Tournament) -> int:
     """The number the next stage added (main or side) gets."""
     last = tournament.stages.order_by("-number").first()
     return (last.number if last else 0) + 1
+
+
+# People (`tournaments.models.people`): finding an existing person to link when
+# registering a player. A search answers every reader the same people; what is shown of
+# each is the caller's (the privacy rule).
+PEOPLE_SEARCH_LIMIT = 20
+
+
+def people_found(query: str) -> QuerySet[Person]:
+    """People whose name contains `query` (any case) or whose federation id is `query`,
+    merged duplicates left out, by name; at most `PEOPLE_SEARCH_LIMIT` (a registration
+    desk types a few letters more)."""
+    query = query.strip()
+    people = Person.objects.filter(merged_into__isnull=True).prefetch_related("memberships__club")
+    if not query:
+        return people.none()
+    return people.filter(Q(name__icontains=query) | Q(federation_id=query)).order_by("name", "pk")[
+        :PEOPLE_SEARCH_LIMIT
+    ]

@@ -23,6 +23,8 @@ Terms:
   confirmation queue: the link is one person to the results service, so it can never
   confirm its own table's entry, and a second link per table would only be a second copy
   of the same sheet in the same players' hands.
+* check — `table_link_check`: whether the link a phone opened signs it in at the address
+  of (round, table); `TableLinkRefused` says why not (403 or 410) in words.
 """
 
 from __future__ import annotations
@@ -73,3 +75,61 @@ def end_reason(link: TableLink, tournament: Tournament | None = None) -> str | N
     if later is not None:
         return _("round %(number)s has been opened") % {"number": later}
     return None
+
+
+class TableLinkRefused(Exception):
+    """A table link that does not sign anyone in; `status` is the page's HTTP status:
+    403 for a link that is not valid here, 410 for one that has ended or was revoked."""
+
+    def __init__(self, status: int, title: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.title, self.message = status, title, message
+
+
+def table_link_check(*, token: str, round_: Round, table_number: int) -> TableLink:
+    """The link a phone opened at the address of (round, table), if it may sign in;
+    otherwise `TableLinkRefused` says why in words for the person holding the phone."""
+    read = read_token(token)
+    link = (
+        TableLink.objects.select_related("round", "tournament", "user").filter(pk=read[0]).first()
+        if read
+        else None
+    )
+    if link is None:
+        raise TableLinkRefused(
+            403,
+            _("This table link is not valid"),
+            _(
+                "The address is incomplete or was changed. Scan the QR code on the table's "
+                "sheet again, or ask the organiser."
+            ),
+        )
+    if (link.round_id, link.table_number) != (round_.pk, table_number):
+        raise TableLinkRefused(
+            403,
+            _("This link is for another table"),
+            _("It opens table %(table)s of round %(round)s only.")
+            % {"table": link.table_number, "round": link.round.number},
+        )
+    if read is not None and read[1] != link.version:
+        raise TableLinkRefused(
+            410,
+            _("This table link was revoked"),
+            _(
+                "The organiser revoked the link of table %(table)s in round %(round)s. "
+                "Ask them for the new sheet."
+            )
+            % {"table": link.table_number, "round": link.round.number},
+        )
+    reason = end_reason(link)
+    if reason is not None:
+        raise TableLinkRefused(
+            410,
+            _("Round %(round)s is over") % {"round": link.round.number},
+            _(
+                "Its table links have ended: %(reason)s. Results can no longer be entered "
+                "with this sheet; ask the organiser."
+            )
+            % {"reason": reason},
+        )
+    return link

@@ -12,6 +12,7 @@ from .views import (  # importing them registers the "num" converter
     checkin,
     clubs,
     divisions,
+    formats,
     organise,
     players,
     public,
@@ -27,6 +28,7 @@ CLUB = "clubs/<slug:club_slug>/"
 urlpatterns = [
     path("", public.home, name="home"),
     path("new/", organise.tournament_create, name="tournament-create"),
+    path("new/format/", formats.tournament_from_format_page, name="tournament-from-format"),
     path("rules/preview/", organise.rules_preview, name="rules-preview"),
     path("new-club/", clubs.club_create, name="club-create"),
     path(CLUB + "members/", clubs.club_members, name="club-members"),

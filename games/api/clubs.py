@@ -25,6 +25,7 @@ from tournaments.permissions import can_run_club
 
 from ..selectors.clubs import club_ranking, member_events, member_rating_history
 from ..services.seasons import season_events, season_for_read
+from . import examples
 
 
 class MemberRefSerializer(serializers.Serializer):
@@ -55,31 +56,7 @@ class ClubDetailView(APIView):
             OpenApiExample(
                 "Club",
                 response_only=True,
-                value={
-                    "slug": "haifa-joker",
-                    "name": "Haifa Joker",
-                    "members": 12,
-                    "seasons": [
-                        {
-                            "slug": "spring-2026",
-                            "name": "Spring 2026",
-                            "rule": {
-                                "rule": "best",
-                                "best": 2,
-                                "place_points": [25, 20, 16],
-                                "cap": None,
-                            },
-                        }
-                    ],
-                    "ranking": [
-                        {
-                            "rank": 1,
-                            "member": {"id": 7, "name": "Ada Peretz"},
-                            "rating": 1376,
-                            "games": 24,
-                        }
-                    ],
-                },
+                value=examples.CLUB_EXAMPLE,
             )
         ],
         description="Anyone may read it. `ranking` lists the members with a rating, best "
@@ -129,25 +106,7 @@ class MemberDetailView(APIView):
             OpenApiExample(
                 "Member",
                 response_only=True,
-                value={
-                    "id": 7,
-                    "name": "Ada Peretz",
-                    "code": "117",
-                    "joined_on": None,
-                    "rating": 1032,
-                    "events": [{"tournament": "spring-1", "player": 4, "rank": 2, "score": 57}],
-                    "history": [
-                        {
-                            "tournament": "spring-1",
-                            "round": 1,
-                            "table": 2,
-                            "game": 1,
-                            "rating": 1032,
-                            "mu": 27.9,
-                            "sigma": 8.2,
-                        }
-                    ],
-                },
+                value=examples.MEMBER_DETAIL_EXAMPLE,
             )
         ],
         description="Events are the tournaments the member played that the caller may see. "
@@ -197,33 +156,7 @@ class SeasonStandingsView(APIView):
             OpenApiExample(
                 "Season standings",
                 response_only=True,
-                value={
-                    "season": {
-                        "slug": "spring-2026",
-                        "name": "Spring 2026",
-                        "rule": {
-                            "rule": "sum",
-                            "best": None,
-                            "place_points": [25, 20, 16],
-                            "cap": None,
-                        },
-                    },
-                    "version": 3,
-                    "computed_at": "2026-03-21T22:10:00Z",
-                    "events": ["spring-1", "spring-2"],
-                    "rows": [
-                        {
-                            "rank": 1,
-                            "member": {"id": 7, "name": "Ada Peretz"},
-                            "total": 88,
-                            "events": 2,
-                            "contributions": [
-                                {"event": "spring-1", "value": 57, "counted": True},
-                                {"event": "spring-2", "value": 31, "counted": True},
-                            ],
-                        }
-                    ],
-                },
+                value=examples.SEASON_STANDINGS_EXAMPLE,
             )
         ],
         description="The members' season totals by the season's rule, best first; each "

@@ -1,7 +1,8 @@
 """Examples of the games API's answers and requests, as the API reference shows them
 (drf-spectacular `OpenApiExample` values): one game with its result and penalties, a
-round and its previewed draw, the standings, a stage with its rows and its cut, and an
-event file. tests/test_openapi_examples.py checks them against the schema.
+round and its previewed draw, the standings, a stage with its rows and its cut, an
+event file, and what a club reads (its rating list, a member's history, a season's
+standings). tests/test_openapi_examples.py checks them against the schema.
 """
 
 from __future__ import annotations
@@ -193,6 +194,15 @@ STAGE_EXAMPLE = {
     "rounds_planned": 3,
     "side_of": None,
     "division": None,
+    "source": 1,
+    "entry": "top",
+    "rank_from": None,
+    "rank_to": None,
+    "table_top": None,
+    "best_losers": 0,
+    "carry_rounding": "toward_zero",
+    "games_per_table": None,
+    "seating": "",
 }
 
 ROW_EXAMPLE = {
@@ -210,6 +220,16 @@ CUT_EXAMPLE = {
     "eliminated": [{"id": 12, "number": 2, "name": "Ben Cohen", "status": "active"}],
     "carried": {"11": 40},
     "tie": "",
+    "feeds": [
+        {
+            "stage": 2,
+            "entry": "top",
+            "entrants": [11],
+            "table_winners": [],
+            "carried": {"11": 40},
+            "tie": "",
+        }
+    ],
     "committed": False,
     "commit": {"expected_entrants": [11]},
 }
@@ -356,4 +376,79 @@ EVENT_FILE_EXAMPLE = {
             }
         ],
     },
+}
+
+
+CLUB_EXAMPLE = {
+    "slug": "haifa-joker",
+    "name": "Haifa Joker",
+    "members": 12,
+    "seasons": [
+        {
+            "slug": "spring-2026",
+            "name": "Spring 2026",
+            "rule": {
+                "rule": "best",
+                "best": 2,
+                "place_points": [25, 20, 16],
+                "cap": None,
+            },
+        }
+    ],
+    "ranking": [
+        {
+            "rank": 1,
+            "member": {"id": 7, "name": "Ada Peretz"},
+            "rating": 1376,
+            "games": 24,
+        }
+    ],
+}
+
+MEMBER_DETAIL_EXAMPLE = {
+    "id": 7,
+    "name": "Ada Peretz",
+    "code": "117",
+    "joined_on": None,
+    "rating": 1032,
+    "events": [{"tournament": "spring-1", "player": 4, "rank": 2, "score": 57}],
+    "history": [
+        {
+            "tournament": "spring-1",
+            "round": 1,
+            "table": 2,
+            "game": 1,
+            "rating": 1032,
+            "mu": 27.9,
+            "sigma": 8.2,
+        }
+    ],
+}
+
+SEASON_STANDINGS_EXAMPLE = {
+    "season": {
+        "slug": "spring-2026",
+        "name": "Spring 2026",
+        "rule": {
+            "rule": "sum",
+            "best": None,
+            "place_points": [25, 20, 16],
+            "cap": None,
+        },
+    },
+    "version": 3,
+    "computed_at": "2026-03-21T22:10:00Z",
+    "events": ["spring-1", "spring-2"],
+    "rows": [
+        {
+            "rank": 1,
+            "member": {"id": 7, "name": "Ada Peretz"},
+            "total": 88,
+            "events": 2,
+            "contributions": [
+                {"event": "spring-1", "value": 57, "counted": True},
+                {"event": "spring-2", "value": 31, "counted": True},
+            ],
+        }
+    ],
 }

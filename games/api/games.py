@@ -1,8 +1,6 @@
-"""REST API for games, result versions and penalties (docs/api/reference.md).
-
-Thin views over `games.services`: the input serializers read the request's shape, the
-services validate it against the rules and the seating (naming every wrong field), score
-it with the engine and store it. Stale entries answer 409 with `current_version`.
+"""REST API for games (docs/api/reference.md): a tournament's games and one game, with
+its result, racks, penalties and time extensions; the serializers of what a game shows,
+which the results, penalties, extensions and withdrawals API answer with too.
 
 Terms:
 * staff name — who entered, confirmed or recorded something (`submitted_by`,
@@ -23,41 +21,29 @@ from django.utils.translation import gettext as _
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import (
     OpenApiExample,
-    OpenApiParameter,
-    OpenApiResponse,
     extend_schema,
     extend_schema_field,
     extend_schema_view,
 )
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.common import (
-    NoBody,
-    StrictCharField,
-    StrictChoiceField,
-    StrictInput,
-    StrictIntegerField,
     TournamentScoped,
     errors,
-    valid,
 )
 from tournaments.permissions import can_score
 
-from ..models import MAX_EXTENSIONS, Extension, Game, Penalty, RackEntry, Result
+from ..models import MAX_EXTENSIONS, Game, Penalty, RackEntry, Result
 from ..selectors.games import (
     games_shown,
     results_shown,
     visible_game,
-    visible_penalty,
     with_result_flag,
 )
-from ..services import results as services
-from ..services.extensions import extension_set
-from ..services.results import MAX_RACK_TEXT
-from .examples import GAME_EXAMPLE, PENALTY_EXAMPLE, RESULT_EXAMPLE, RESULT_REQUEST_EXAMPLE
+from .examples import GAME_EXAMPLE
 
 # --- serializers ----------------------------------------------------------------------------
 
@@ -120,63 +106,6 @@ class ResultOutSerializer(serializers.Serializer):
     confirmed_at = serializers.DateTimeField(allow_null=True)
 
 
-class RackInSerializer(StrictInput):
-    player = StrictIntegerField(help_text="Player id (not the start number).")
-    tiles = StrictCharField(
-        required=False,
-        allow_null=True,
-        allow_blank=True,
-        trim_whitespace=False,
-        max_length=MAX_RACK_TEXT,
-        help_text="The rack in tile notation (/docs/rules/tiles-and-games/#notation), e.g. "
-        '`R4 B10 J`; `""` is an empty rack. Either `tiles` or `points`.',
-    )
-    points = StrictIntegerField(
-        required=False, allow_null=True, help_text="Rack value, when entered by totals."
-    )
-    tile_count = StrictIntegerField(
-        required=False,
-        allow_null=True,
-        help_text="Tiles on the rack; required when the rules decide pool-exhausted games "
-        "by tile count.",
-    )
-    jokers = StrictIntegerField(
-        required=False, allow_null=True, help_text="How many of the points are jokers (0-2)."
-    )
-    no_meld = StrictChoiceField(
-        choices=RackEntry.NoMeld.choices,
-        required=False,
-        allow_null=True,
-        help_text="The player never made the opening meld: could not, or declined.",
-    )
-    substitute = StrictCharField(
-        required=False,
-        allow_null=True,
-        allow_blank=True,
-        help_text="The name of a substitute who played this seat in this game; "
-        "the rack stays the seat's player's.",
-    )
-
-
-# A forfeit is recorded by its own endpoint (`games/{id}/forfeit/`), never entered.
-ENTERED_ENDS = [(value, label) for value, label in Result.End.choices if value != "forfeit"]
-
-
-class ResultInSerializer(StrictInput):
-    based_on = StrictIntegerField(
-        help_text="The version this entry replaces (0 for the first); not the latest → 409."
-    )
-    end = StrictChoiceField(choices=ENTERED_ENDS)
-    winner = StrictIntegerField(
-        required=False,
-        allow_null=True,
-        help_text="Player id; for `rummikub` the one who emptied the rack — may be left out "
-        "when exactly one rack is blank (that player is the winner); computed for "
-        "`pool_exhausted` (if given, it must match).",
-    )
-    racks = RackInSerializer(many=True, help_text="Each seated player exactly once.")
-
-
 class PenaltyOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id", help_text="Player id.")
@@ -189,31 +118,10 @@ class PenaltyOutSerializer(serializers.Serializer):
     voided = serializers.BooleanField(help_text="Voided penalties stay in the history.")
 
 
-class PenaltyInSerializer(StrictInput):
-    player = StrictIntegerField(help_text="Player id; must be seated at this table.")
-    kind = StrictChoiceField(choices=Penalty.Kind.choices)
-    points = StrictIntegerField(
-        required=False,
-        allow_null=True,
-        help_text="Sanctions only: points (> 0) taken off the player's score in this game.",
-    )
-    note = StrictCharField(
-        required=False, allow_blank=True, allow_null=True, help_text="Up to 300 characters."
-    )
-
-
 class ExtensionOutSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player_id", help_text="Player id.")
     used = serializers.IntegerField(
         help_text=f"Time extensions this player took in this game (0 to {MAX_EXTENSIONS})."
-    )
-
-
-class ExtensionInSerializer(StrictInput):
-    player = StrictIntegerField(help_text="Player id; must be seated at this table.")
-    used = StrictIntegerField(
-        help_text=f"How many extensions the player has taken in this game, 0 to "
-        f"{MAX_EXTENSIONS} (the count, not one more)."
     )
 
 
@@ -262,8 +170,7 @@ class IntegerFilter(filters.Filter):
 class TrueFalseQueryField(forms.NullBooleanField):
     """`true`/`false` (or 1/0); anything else is a 400, not silently no filter at all."""
 
-    # Django's NullBooleanField.to_python returns None too; the stubs keep BooleanField's bool.
-    def to_python(self, value: Any) -> bool | None:  # type: ignore[override]
+    def to_python(self, value: Any) -> bool | None:
         text = str(value).strip().lower() if value is not None else ""
         if text == "":
             return None
@@ -325,7 +232,7 @@ class GameListView(TournamentScoped, ListAPIView):
         return with_result_flag(games_shown().filter(table__round__tournament=self.tournament))
 
     def get_serializer_context(self) -> dict[str, Any]:
-        context = dict(super().get_serializer_context())  # the stubs say Mapping
+        context = super().get_serializer_context()
         if not self.fake():
             context.update(staff_context(self.request, self.tournament))
         return context
@@ -360,239 +267,3 @@ class GameDetailView(APIView):
             raise Http404(_("No such game."))
         context = staff_context(request, game.table.round.tournament)
         return Response(GameOutSerializer(game, context=context).data)
-
-
-# --- results --------------------------------------------------------------------------------
-
-
-@extend_schema_view(
-    get=extend_schema(
-        tags=["results"],
-        summary="List a game's result versions",
-        responses={200: ResultOutSerializer(many=True), **errors(400, 404)},
-        description="Every version ever entered, oldest first: `confirmed` (the current "
-        "one), `submitted` (awaiting confirmation), `superseded` or `discarded`.",
-        examples=[
-            OpenApiExample(
-                "A page",
-                value=RESULT_EXAMPLE,
-                response_only=True,
-            )
-        ],
-    )
-)
-class ResultListView(GameScoped, ListAPIView):
-    serializer_class = ResultOutSerializer
-
-    def get_queryset(self) -> QuerySet[Result]:
-        if getattr(self, "swagger_fake_view", False):
-            return Result.objects.none()
-        return results_shown().filter(game=self.game).order_by("version")
-
-    def get_serializer_context(self) -> dict[str, Any]:
-        context = dict(super().get_serializer_context())  # the stubs say Mapping
-        if not getattr(self, "swagger_fake_view", False):
-            context.update(staff_context(self.request, self.game.table.round.tournament))
-        return context
-
-    @extend_schema(
-        tags=["results"],
-        summary="Enter a result version",
-        description="Organisers and scorekeepers. Each seated player exactly once; a rack "
-        "is `tiles` or `points` (+ `tile_count`, `jokers`). The engine validates and "
-        "scores it; rack `score`s are before sanction points (penalties, which standings "
-        "subtract). `status` is `confirmed` at once unless the tournament wants "
-        "confirmation. `based_on` not the latest version → 409 naming `current_version`.\n\n"
-        "**Retries:** send an `Idempotency-Key` header (any 1-64 printable characters, "
-        "e.g. a UUID) chosen once per entry. Sent again with the same key and body — a "
-        "retry after a dropped connection — it answers 200 with the version the first "
-        "request stored (header `Idempotent-Replayed: true`), never a new version. The same "
-        "key with a different body → 409 naming `idempotency_key` and the `version` it "
-        "stored. Without the header nothing is de-duplicated. The table page does the "
-        "same with its hidden `idempotency_key` field.",
-        parameters=[
-            OpenApiParameter(
-                "Idempotency-Key",
-                str,
-                OpenApiParameter.HEADER,
-                required=False,
-                description="One key per entry (e.g. a random UUID), unique per game; a "
-                "repeated key answers the first result (200) instead of storing another.",
-            )
-        ],
-        request=ResultInSerializer,
-        responses={
-            201: ResultOutSerializer,
-            200: OpenApiResponse(
-                ResultOutSerializer,
-                description="A retry: the version stored by the first request with this "
-                "`Idempotency-Key`.",
-            ),
-            **errors(400, 401, 403, 404, 409),
-        },
-        examples=[
-            OpenApiExample("Rummikub", value=RESULT_REQUEST_EXAMPLE, request_only=True),
-            OpenApiExample("Stored", value=RESULT_EXAMPLE, response_only=True),
-            OpenApiExample(
-                "Bad tile",
-                value={"racks": [{}, {"tiles": ["unknown tile 'X4'; write a colour ..."]}]},
-                response_only=True,
-                status_codes=["400"],
-            ),
-            OpenApiExample(
-                "Stale",
-                value={
-                    "based_on": [
-                        "this entry is based on version 1, but the game is now at "
-                        "version 2; reload it and enter your correction again."
-                    ],
-                    "current_version": 2,
-                },
-                response_only=True,
-                status_codes=["409"],
-            ),
-            OpenApiExample(
-                "Key reused",
-                value={
-                    "idempotency_key": [
-                        "the key 'e0b1…' was already used for version 1 of this game with "
-                        "different racks; send a new key for a new entry."
-                    ],
-                    "version": 1,
-                },
-                response_only=True,
-                status_codes=["409"],
-            ),
-        ],
-    )
-    def post(self, request: Any, pk: int) -> Response:
-        game = self.game
-        data = valid(ResultInSerializer, request.data)
-        data["racks"] = [dict(rack) for rack in data["racks"]]
-        result = services.result_submit(
-            game=game,
-            by=request.user,
-            idempotency_key=request.headers.get("Idempotency-Key"),
-            **data,
-        )
-        response = Response(
-            ResultOutSerializer(
-                results_shown().get(pk=result.pk),
-                context=staff_context(request, game.table.round.tournament),
-            ).data,
-            status=status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED,
-        )
-        if result.replayed:
-            response["Idempotent-Replayed"] = "true"
-        return response
-
-
-class ResultConfirmView(GameScoped, APIView):
-    @extend_schema(
-        tags=["results"],
-        summary="Confirm a submitted version",
-        description="When the tournament wants results confirmed: another organiser or "
-        "scorekeeper confirms a `submitted` version (its submitter gets 403, but an "
-        "organiser may confirm their own). It replaces the game's confirmed version.",
-        request=None,
-        responses={200: ResultOutSerializer, **errors(400, 401, 403, 404)},
-        examples=[
-            OpenApiExample(
-                "Confirmed",
-                value={**RESULT_EXAMPLE, "confirmed_by": "carol"},
-                response_only=True,
-            )
-        ],
-    )
-    def post(self, request: Any, pk: int, version: int) -> Response:
-        game = self.game
-        valid(NoBody, request.data)  # a body, if any, must be empty
-        result = game.results.filter(version=version).first()
-        if result is None:
-            raise Http404(_("No such version."))
-        result = services.result_confirm(result=result, by=request.user)
-        return Response(
-            ResultOutSerializer(
-                results_shown().get(pk=result.pk),
-                context=staff_context(request, game.table.round.tournament),
-            ).data
-        )
-
-
-# --- penalties ------------------------------------------------------------------------------
-
-
-class PenaltyListView(GameScoped, APIView):
-    @extend_schema(
-        tags=["penalties"],
-        summary="Record a penalty",
-        description="Organisers and scorekeepers. `timeout` and `failed_manipulation` make "
-        "the player draw tiles (from the rules' `timeout_draw` / `failed_manipulation_draw`); "
-        "a `sanction` needs `points` > 0, taken off that player's score in this game.",
-        request=PenaltyInSerializer,
-        responses={201: PenaltyOutSerializer, **errors(400, 401, 403, 404)},
-        examples=[
-            OpenApiExample(
-                "Timeout",
-                value={"player": 12, "kind": "timeout", "note": "turn ran past two minutes"},
-                request_only=True,
-            ),
-            OpenApiExample("Recorded", value=PENALTY_EXAMPLE, response_only=True),
-        ],
-    )
-    def post(self, request: Any, pk: int) -> Response:
-        game = self.game
-        data = valid(PenaltyInSerializer, request.data)
-        penalty = services.penalty_record(game=game, by=request.user, **data)
-        context = staff_context(request, game.table.round.tournament)
-        return Response(
-            PenaltyOutSerializer(penalty, context=context).data, status=status.HTTP_201_CREATED
-        )
-
-
-class PenaltyDetailView(APIView):
-    @extend_schema(
-        tags=["penalties"],
-        summary="Void a penalty",
-        description="Organisers and scorekeepers. The penalty stops counting but stays in "
-        "the history (`voided: true`); voiding it twice is a 400.",
-        responses={204: None, **errors(400, 401, 403, 404)},
-        examples=[
-            OpenApiExample(
-                "Already void",
-                value={"non_field_errors": ["this penalty is already void."]},
-                response_only=True,
-                status_codes=["400"],
-            )
-        ],
-    )
-    def delete(self, request: Any, pk: int) -> Response:
-        penalty = visible_penalty(request.user, pk)
-        if penalty is None:
-            raise Http404(_("No such penalty."))
-        services.penalty_void(penalty=penalty, by=request.user)
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-# --- time extensions ------------------------------------------------------------------------
-
-
-class ExtensionListView(GameScoped, APIView):
-    @extend_schema(
-        tags=["games"],
-        summary="Set a player's time extensions",
-        description="Organisers and scorekeepers. Records how many time extensions (extra "
-        "turn time, as some clubs allow) a seated player has taken in this game: the "
-        f"count, 0 to {MAX_EXTENSIONS}, not an increment. Scores are unchanged; the game "
-        "lists the counts under `extensions`.",
-        request=ExtensionInSerializer,
-        responses={200: ExtensionOutSerializer, **errors(400, 401, 403, 404)},
-        examples=[
-            OpenApiExample("One taken", value={"player": 13, "used": 1}),
-        ],
-    )
-    def put(self, request: Any, pk: int) -> Response:
-        game = self.game
-        data = valid(ExtensionInSerializer, request.data)
-        extension: Extension = extension_set(game=game, by=request.user, **data)
-        return Response(ExtensionOutSerializer(extension).data)

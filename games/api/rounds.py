@@ -105,8 +105,11 @@ class RoundOutSerializer(serializers.Serializer):
 class RoundInSerializer(StrictInput):
     method = StrictChoiceField(
         choices=Round.Method.choices,
+        required=False,
         help_text="`manual` (give `tables`), `random` (fewest repeat meetings), `swiss` "
-        "(by current standings) or `plan` (a planned schedule).",
+        "(by current standings), `plan` (a planned schedule), `alternating` or `snake` (the "
+        "stage's seeds dealt round the tables). Left out: the round's stage's `seating` "
+        "(without one, a 400 naming `method`).",
     )
     tables = RawJSONField(schema=TABLES_SCHEMA, required=False, allow_null=True)
     seed = StrictIntegerField(
@@ -357,7 +360,7 @@ class RoundListView(TournamentScoped, ListAPIView):
             preview = drawing.round_draw(
                 tournament=tournament,
                 by=request.user,
-                method=data["method"],
+                method=data.get("method"),
                 tables=data.get("tables"),
                 **extra,
             )
@@ -365,7 +368,7 @@ class RoundListView(TournamentScoped, ListAPIView):
         round_ = services.round_open(
             tournament=tournament,
             by=request.user,
-            method=data["method"],
+            method=data.get("method"),
             tables=data.get("tables"),
             open_anyway=data["open_anyway"],
             **extra,

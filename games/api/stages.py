@@ -33,6 +33,7 @@ from tournaments.selectors import division_members, stages_of
 from tournaments.services.stages import stage_create, stage_update
 
 from ..selectors.stages import rows_within
+from ..services.stage_entrants import stage_entrants_set
 from ..services.stages import (
     CutPreview,
     RaceView,
@@ -78,6 +79,35 @@ class StageOutSerializer(serializers.Serializer):
         help_text="The slug of the division the stage is limited to (its cut takes only "
         "that division's players), or null.",
     )
+    source = serializers.IntegerField(
+        source="source.number",
+        allow_null=True,
+        default=None,
+        help_text="The number of the stage it takes its entrants from; null: the main "
+        "stage before it (stage 1 and side events: none).",
+    )
+    entry = serializers.CharField(
+        allow_blank=True,
+        help_text="top | min_score | ranks | tables | division | manual; empty for stage 1 "
+        "and side events.",
+    )
+    rank_from = serializers.IntegerField(allow_null=True, help_text="ranks: the first place.")
+    rank_to = serializers.IntegerField(allow_null=True, help_text="ranks: the last place.")
+    table_top = serializers.IntegerField(
+        allow_null=True, help_text="tables: how many of each table go on."
+    )
+    best_losers = serializers.IntegerField(help_text="tables: how many of the others go on.")
+    carry_rounding = serializers.CharField(
+        help_text="toward_zero (7 → 3, -7 → -3) | half_up (7 → 4, -7 → -3)"
+    )
+    games_per_table = serializers.IntegerField(
+        allow_null=True, help_text="Games per table in this stage; null: the tournament's."
+    )
+    seating = serializers.CharField(
+        allow_blank=True,
+        help_text="random | swiss | alternating | snake: the method a round opened in the "
+        "stage without one is drawn by; empty: none.",
+    )
 
 
 class StageInSerializer(StrictInput):
@@ -105,6 +135,28 @@ class StageInSerializer(StrictInput):
         allow_null=True,
         help_text="A division's slug: the stage's cut takes only its players (not stage 1 "
         "nor a side event). One the tournament does not have is a 400 naming `division`.",
+    )
+    source = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        help_text="The number of an earlier main stage to take the entrants from; left "
+        "out: the main stage before. Several stages may name one source: they run in "
+        "parallel once it closes.",
+    )
+    entry = StrictChoiceField(
+        choices=Stage.Entry.choices,
+        required=False,
+        help_text="How the entrants are taken; left out: read from the fields given "
+        "(cut_top, cut_min_score, rank_from, table_top).",
+    )
+    rank_from = StrictIntegerField(required=False, allow_null=True)
+    rank_to = StrictIntegerField(required=False, allow_null=True)
+    table_top = StrictIntegerField(required=False, allow_null=True, help_text="1 to 4.")
+    best_losers = StrictIntegerField(required=False)
+    carry_rounding = StrictChoiceField(choices=Stage.CarryRounding.choices, required=False)
+    games_per_table = StrictIntegerField(required=False, allow_null=True, help_text="1 to 12.")
+    seating = StrictChoiceField(
+        choices=[("", "none"), *Stage.Seating.choices], required=False, allow_blank=True
     )
 
 
@@ -134,6 +186,33 @@ class StageListView(TournamentScoped, APIView):
             OpenApiExample(
                 "Final of the top 4",
                 value={"name": "Final", "kind": "final", "cut_top": 4, "carry_over": "all"},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "B final of places 9 to 16",
+                value={
+                    "name": "B final",
+                    "kind": "final",
+                    "source": 1,
+                    "entry": "ranks",
+                    "rank_from": 9,
+                    "rank_to": 16,
+                    "games_per_table": 2,
+                    "seating": "snake",
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Table winners and 2 best losers",
+                value={
+                    "name": "Final",
+                    "kind": "final",
+                    "entry": "tables",
+                    "table_top": 1,
+                    "best_losers": 2,
+                    "carry_over": "half",
+                    "carry_rounding": "half_up",
+                },
                 request_only=True,
             ),
             OpenApiExample("Added", value=STAGE_EXAMPLE, response_only=True),
@@ -258,7 +337,9 @@ def race_out(view: RaceView | None) -> dict[str, Any] | None:
 
 def _stage(view: TournamentScoped, number: int) -> Stage:
     stage = (
-        view.tournament.stages.select_related("division", "side_of").filter(number=number).first()
+        view.tournament.stages.select_related("division", "side_of", "source")
+        .filter(number=number)
+        .first()
     )
     if stage is None:
         raise Http404(_("No such stage."))
@@ -330,6 +411,17 @@ class CutInSerializer(StrictInput):
     )
 
 
+class FeedOutSerializer(serializers.Serializer):
+    stage = serializers.IntegerField(help_text="The stage it fills.")
+    entry = serializers.CharField(help_text="Its entry rule.")
+    entrants = serializers.ListField(child=serializers.IntegerField(), help_text="Player ids.")
+    table_winners = serializers.ListField(
+        child=serializers.IntegerField(), help_text="By table: the players a table sent on."
+    )
+    carried = serializers.DictField(child=serializers.IntegerField())
+    tie = serializers.CharField(allow_blank=True)
+
+
 class CutOutSerializer(serializers.Serializer):
     stage = serializers.IntegerField(help_text="The stage closed (or that would be).")
     next_stage = serializers.IntegerField(allow_null=True)
@@ -339,6 +431,11 @@ class CutOutSerializer(serializers.Serializer):
         child=serializers.IntegerField(), help_text="Carried score by player id."
     )
     tie = serializers.CharField(allow_blank=True, help_text="The tie at the cut line in words.")
+    feeds = FeedOutSerializer(
+        many=True,
+        help_text="Every stage the close fills, one by one (several run in parallel after "
+        "it); `entrants` above is all of them together.",
+    )
     committed = serializers.BooleanField()
     commit = serializers.DictField(help_text="The body that commits this cut.")
 
@@ -352,6 +449,17 @@ def _cut_out(preview: CutPreview, committed: bool) -> dict:
         "eliminated": preview.eliminated,
         "carried": {str(p): c for p, c in preview.carried.items()},
         "tie": preview.tie,
+        "feeds": [
+            {
+                "stage": feed.stage.number,
+                "entry": feed.stage.entry,
+                "entrants": list(feed.result.entrants),
+                "table_winners": list(feed.result.table_winners),
+                "carried": {str(p): c for p, c in feed.carried.items()},
+                "tie": feed.tie,
+            }
+            for feed in preview.feeds
+        ],
         "committed": committed,
         "commit": {"expected_entrants": [p.id for p in entrants]},
     }
@@ -435,3 +543,42 @@ class StageSideView(TournamentScoped, APIView):
         data = valid(SideInSerializer, request.data)
         side = stage_side_start(stage=stage, by=request.user, name=data.get("name"))
         return Response(StageOutSerializer(side).data, status=status.HTTP_201_CREATED)
+
+
+class EntrantsInSerializer(StrictInput):
+    players = RawJSONField(
+        schema={"type": "array", "items": {"type": "integer"}},
+        help_text="Player ids, best seed first (at least 2).",
+    )
+
+
+class EntrantsOutSerializer(serializers.Serializer):
+    stage = serializers.IntegerField()
+    entrants = serializers.ListField(child=serializers.IntegerField())
+
+
+class StageEntrantsView(TournamentScoped, APIView):
+    @extend_schema(
+        tags=["stages"],
+        summary="Name a stage's entrants by hand",
+        description="For a stage whose `entry` is `manual`: organisers name its entrants, "
+        "best seed first, once its source is closed and before it begins (a new list "
+        "replaces the last). Each carries their score in the source's standings by the "
+        "stage's carry-over. 409 naming `stage` for another entry rule, a stage begun or a "
+        "source still open; 400 naming `players` for an id that is not an active player, "
+        "a repeat or fewer than 2.",
+        request=EntrantsInSerializer,
+        responses={201: EntrantsOutSerializer, **errors(400, 401, 403, 404, 409)},
+        examples=[
+            OpenApiExample("Four by hand", value={"players": [11, 14, 12, 19]}, request_only=True),
+            OpenApiExample(
+                "Named", value={"stage": 3, "entrants": [11, 14, 12, 19]}, response_only=True
+            ),
+        ],
+    )
+    def post(self, request: Any, slug: str, number: int) -> Response:
+        stage = _stage(self, number)
+        data = valid(EntrantsInSerializer, request.data)
+        entries = stage_entrants_set(stage=stage, by=request.user, players=data["players"])
+        body = {"stage": stage.number, "entrants": [e.player_id for e in entries]}
+        return Response(EntrantsOutSerializer(body).data, status=status.HTTP_201_CREATED)

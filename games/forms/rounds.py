@@ -168,12 +168,42 @@ def draw_json(tables: list[list[int]]) -> str:
     return json.dumps(tables, separators=(",", ":"))
 
 
+# Up to this many seats the swap form lists them in two selects; above, the two players
+# are typed by start number (a select of 1,000 seats is 150 KB on every load of the page
+# and cannot be used on a phone).
+SWAP_CHOICES_UP_TO = 48
+
+
 class SeatSwapForm(PageForm):
+    """Two players of the round who exchange seats. Either `seats` (the round's seats, for
+    a round of at most SWAP_CHOICES_UP_TO: two selects) or `tournament` (a larger round:
+    two start numbers, read into the players' ids in one query). Both clean to the
+    players' ids the service takes; the service says whether they have seats."""
+
     player_a = forms.TypedChoiceField(label=_("Player"), coerce=int)
     player_b = forms.TypedChoiceField(label=_("swaps seats with"), coerce=int)
 
-    def __init__(self, *args: Any, seats: list[Any], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        seats: list[Any] | None = None,
+        tournament: Tournament | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        self.tournament = tournament
+        if seats is None:
+            for name, label in (
+                ("player_a", _("Player (start number)")),
+                ("player_b", _("swaps seats with (start number)")),
+            ):
+                self.fields[name] = WholeNumberField(
+                    label=label,
+                    widget=forms.TextInput(
+                        attrs={"inputmode": "numeric", "autocomplete": "off", "size": 6}
+                    ),
+                )
+            return
         choices = [("", "—")] + [
             (
                 seat.player_id,
@@ -188,6 +218,24 @@ class SeatSwapForm(PageForm):
         ]
         choice_field(self, "player_a").choices = choices
         choice_field(self, "player_b").choices = choices
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if self.tournament is None:
+            return cleaned
+        numbers = {n for n in (cleaned.get("player_a"), cleaned.get("player_b")) if n}
+        ids = dict(self.tournament.players.filter(number__in=numbers).values_list("number", "pk"))
+        for name in ("player_a", "player_b"):
+            number = cleaned.get(name)
+            if number is None:
+                continue
+            if number not in ids:
+                self.add_error(
+                    name, _("No player has start number {number}.").format(number=number)
+                )
+            else:
+                cleaned[name] = ids[number]
+        return cleaned
 
 
 class FindTableForm(PageForm):

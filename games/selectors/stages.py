@@ -19,11 +19,11 @@ from tournaments.models import Player, Round, Stage, Tournament
 from ..services.stages import (
     RaceView,
     StageRow,
-    next_main_stage,
     require_stage_closable,
     stage_race,
     stage_rounds,
     stage_rows,
+    went_on,
 )
 from ..words import stage_state_words
 
@@ -108,14 +108,13 @@ def side_event_offer(stage: Stage) -> int:
     closed main stage with a committed cut, or it has one already)."""
     if stage.is_side or stage.status != Stage.Status.CLOSED or stage.side_stages.exists():
         return 0
-    next_stage = next_main_stage(stage)
-    if next_stage is None:
+    taken = went_on(stage)
+    if taken is None:
         return 0
-    went_on = set(next_stage.entries.values_list("player_id", flat=True))
     return sum(
         1
         for row in stage_rows(stage)
-        if row.player.id not in went_on and row.player.status == Player.Status.ACTIVE
+        if row.player.id not in taken and row.player.status == Player.Status.ACTIVE
     )
 
 

@@ -33,6 +33,7 @@ from ..words import stage_game_words
 from .gaps import RoundGaps, round_results_missing
 from .matches import games_to_seat
 from .seating import round_seating, stored_quality
+from .seeded_seating import method_or_stage_default, stage_games_per_table
 from .stages import require_stage_open_for_a_round
 
 MAX_ROUND_NUMBER = 2**31 - 1  # the database column's limit
@@ -116,7 +117,7 @@ def round_draw(
     *,
     tournament: Tournament,
     by: User,
-    method: str = Round.Method.MANUAL,
+    method: str | None = Round.Method.MANUAL,
     tables: object = None,
     seed: object = None,
     number: object = None,
@@ -139,6 +140,7 @@ def round_draw(
         require_open(tournament)
         number = next_round_number(tournament, number)
         target = round_stage_of(tournament, stage)
+        method = method_or_stage_default(method, target)
         seating = round_seating(tournament, method, number, tables, seed, target)
         preview = _preview(tournament, number, seating, target)
         transaction.set_rollback(True)
@@ -201,7 +203,11 @@ def _preview(
     tournament: Tournament, number: int, seating: Seating, stage: Stage | None = None
 ) -> DrawPreview:
     tables = [list(table) for table in seating.tables]
-    per_table = 1 if stage is not None and stage.one_game_rounds else tournament.games_per_table
+    per_table = (
+        1
+        if stage is not None and stage.one_game_rounds
+        else stage_games_per_table(tournament, stage)
+    )
     game = next_stage_game(stage)
     sizes = [len(table) for table in tables]
     figures = stored_quality(seating)

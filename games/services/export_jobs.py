@@ -22,10 +22,13 @@ Terms:
 Decisions: what stays in its request — an event file's export (some 1 s at 200 players x
 7 rounds, `bench.event_file`), the CSV exports and one table's sheet; what leaves it — a
 whole round's sheets (always, whatever its size) and an event file above
-`EVENT_FILE_REQUEST_BYTES` (4 MiB). The files live on the local disk (`EXPORT_DIR`,
-under `DATA_DIR`), which the web processes and a worker on the same machine share; a
-worker on another machine needs that directory shared. Progress is written once per
-step, each write its own short statement (the page polls it).
+`EVENT_FILE_REQUEST_BYTES` (4 MiB) or holding more than `EVENT_FILE_REQUEST_ROWS`
+(10,000) players and racks: what an import costs follows the rows it writes more than
+the bytes (a 20,000-player file under 4 MiB outlived the web worker's 30 s in its
+request; 200 players x 7 rounds is 5,800 rows and takes seconds). The files live on the
+local disk (`EXPORT_DIR`, under `DATA_DIR`), which the web processes and a worker on the
+same machine share; a worker on another machine needs that directory shared. Progress is
+written once per step, each write its own short statement (the page polls it).
 """
 
 from __future__ import annotations
@@ -211,15 +214,39 @@ def event_file_import_run(job_id: int) -> str | None:
     return tournament.slug
 
 
+def event_file_rows(document: Any) -> int:
+    """How many players and racks a (not yet checked) event file holds: the rows its
+    import writes, near enough to say whether a request can take it."""
+    if not isinstance(document, dict):
+        return 0
+    players = document.get("players")
+    rows = len(players) if isinstance(players, list) else 0
+    stack = [document.get("rounds")]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            racks = value.get("racks")
+            if isinstance(racks, list):
+                rows += len(racks)
+            stack.extend(v for v in value.values() if isinstance(v, (dict, list)))
+        elif isinstance(value, list):
+            stack.extend(v for v in value if isinstance(v, (dict, list)))
+    return rows
+
+
 def event_file_upload(*, by: User, upload: Any, slug: str | None = None) -> Tournament | ExportJob:
     """Import an uploaded event file (`upload`: a file object): at once when it is at most
-    `EVENT_FILE_REQUEST_BYTES` (the new tournament), else as a job (the job; nothing is
-    checked but its size until it runs). A file above `EVENT_FILE_MAX_BYTES` is refused
-    with a `RuleError` naming the limit, read no further than that."""
+    `EVENT_FILE_REQUEST_BYTES` and holds at most `EVENT_FILE_REQUEST_ROWS` players and
+    racks (the new tournament), else as a job (the job; nothing is checked but its size
+    and, below the byte limit, that it is JSON, until it runs). A file above
+    `EVENT_FILE_MAX_BYTES` is refused with a `RuleError` naming the limit, read no further
+    than that."""
     data = upload.read(event_file_max_bytes() + 1)
     event_file_size_check(len(data))
     if len(data) <= settings.EVENT_FILE_REQUEST_BYTES:
-        return event_file_import(by=by, document=event_file_read(data), slug=slug)
+        document = event_file_read(data)
+        if event_file_rows(document) <= settings.EVENT_FILE_REQUEST_ROWS:
+            return event_file_import(by=by, document=document, slug=slug)
     job, _new = export_job_request(
         by=by,
         kind=ExportJob.Kind.EVENT_FILE_IMPORT,

@@ -37,6 +37,7 @@ from .gaps import round_results_missing
 from .locks import lock_tournament
 from .matches import games_to_seat
 from .seating import round_seating, seating_quality, stored_quality
+from .seeded_seating import method_or_stage_default, stage_games_per_table
 
 
 @transaction.atomic
@@ -44,7 +45,7 @@ def round_open(
     *,
     tournament: Tournament,
     by: User,
-    method: str = Round.Method.MANUAL,
+    method: str | None = Round.Method.MANUAL,
     tables: object = None,
     seed: object = None,
     number: object = None,
@@ -81,6 +82,8 @@ def round_open(
     tournament = lock_tournament(tournament)
     require(by, tournament, "organise")
     require_open(tournament)
+    if method is None or method == "":
+        method = method_or_stage_default(method, round_stage_of(tournament, stage))
     returned = method != Round.Method.MANUAL and tables is not None and seed is not None
     if returned and number is None:
         raise RuleError("number", _("send the previewed draw back with its round number."))
@@ -100,7 +103,7 @@ def round_open(
         quality=stored_quality(seating),
         created_by=signed_in_or_none(by),
     )
-    _seat(tournament, round_, seating.tables, by, stage_game)
+    _seat(tournament, round_, seating.tables, by, stage_game, stage)
     if stage is not None and stage.status == Stage.Status.UPCOMING:
         stage.status = Stage.Status.RUNNING
         stamp_history_user(stage, by).save(update_fields=["status"])
@@ -167,6 +170,7 @@ def _seat(
     tables: Sequence[Sequence[int]],
     by: User,
     stage_game: int = 0,
+    stage: Stage | None = None,
 ) -> None:
     """The round's tables, seats and games (each table's series; one game in a stage of
     one game per round, `stage_game` its number in the stage, for the starter)."""
@@ -176,7 +180,8 @@ def _seat(
             stamp_history_user(
                 Seat(table=table, round=round_, player_id=pid, position=position), by
             ).save()
-        games = 1 if stage_game else games_at(len(player_ids), tournament.games_per_table)
+        per_table = stage_games_per_table(tournament, stage)
+        games = 1 if stage_game else games_at(len(player_ids), per_table)
         if not stage_game:
             games = games_to_seat(tournament, games)
         first = max(stage_game, 1)

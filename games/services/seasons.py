@@ -8,6 +8,10 @@ Terms (see `tournaments.models` and `scoring.seasons`): season, member, event, f
   players, are not part of the season (**decision**: a withdrawal is not a finish).
 * event order — the season's tournaments by date (then by id), which is the order
   "best N of M" and the page list them in.
+* best N games (rule `best_games`) — each member's game scores are read from the confirmed
+  results of the season's events (one query): net scores after sanctions, a game a
+  substitute played for them and a forfeited seat left out (**decision**: neither is a
+  game the member played).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from django.db.models import OuterRef, Subquery
 from scoring.seasons import Finish, SeasonRule, check_rule, season_standings
 from tournaments.models import Member, Player, Season, Tournament
 
-from ..models import SeasonStandings, Standings
+from ..models import RackEntry, Result, SeasonStandings, Standings
 
 
 def _rule(season: Season) -> SeasonRule:
@@ -56,8 +60,10 @@ def season_recompute(*, season_id: int) -> SeasonStandings | None:
             "pk", "member_id"
         )
     )
-    finishes = [_finishes(rows_of.get(t.pk, []), member_of) for t in events]
-    ranked = season_standings(finishes, _rule(season))
+    rule = _rule(season)
+    games = _game_scores(member_of) if rule.rule == "best_games" else {}
+    finishes = [_finishes(rows_of.get(t.pk, []), member_of, games) for t in events]
+    ranked = season_standings(finishes, rule)
     names = dict(Member.objects.filter(club=season.club_id).values_list("pk", "name"))
     stored = [
         {
@@ -80,14 +86,43 @@ def season_recompute(*, season_id: int) -> SeasonStandings | None:
     return SeasonStandings.objects.get(season=season, computed_version=version)
 
 
-def _finishes(rows: list[dict[str, Any]], member_of: dict[int, int]) -> list[Finish]:
+def _finishes(
+    rows: list[dict[str, Any]], member_of: dict[int, int], games: dict[int, list[int]]
+) -> list[Finish]:
     finishes = []
     for row in rows:
-        member = member_of.get(row["player"]["id"])
+        player = row["player"]["id"]
+        member = member_of.get(player)
         if member is None or row["player"].get("status") == Player.Status.WITHDRAWN:
             continue
-        finishes.append(Finish(member, row["rank"], row["metrics"].get("score", 0)))
+        finishes.append(
+            Finish(
+                member, row["rank"], row["metrics"].get("score", 0), tuple(games.get(player, ()))
+            )
+        )
     return finishes
+
+
+def _game_scores(member_of: dict[int, int]) -> dict[int, list[int]]:
+    """Each member-linked player's game scores, in round, table and game order."""
+    games: dict[int, list[int]] = {}
+    for player, score in (
+        RackEntry.objects.scored()
+        .filter(
+            player_id__in=list(member_of),
+            result__status=Result.Status.CONFIRMED,
+            substitute="",
+            forfeit=False,
+        )
+        .order_by(
+            "result__game__table__round__number",
+            "result__game__table__number",
+            "result__game__number",
+        )
+        .values_list("player_id", "net_score")
+    ):
+        games.setdefault(player, []).append(score)
+    return games
 
 
 def season_for_read(season: Season) -> SeasonStandings:

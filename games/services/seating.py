@@ -47,11 +47,13 @@ from scoring.seating import (
     table_rank_spreads,
     table_sizes,
 )
+from scoring.seating.seeded import SEEDED_METHODS, seat_seeded
 from tournaments.models import Member, Player, Round, SeatingPlan, Stage, Tournament
 from tournaments.selectors import players_to_seat
 from tournaments.services.validation import choice, whole_number_between
 
 from ..models import RatingChange, Seat
+from .seeded_seating import seeded_order
 from .stages import stage_rows
 from .standings import standings_recompute
 
@@ -179,6 +181,11 @@ def _draw(
     if method == Round.Method.SWISS:
         ranked = _ranked_in_stage(stage, active) or ranked_players(tournament, active)
         return seat_swiss(ranked, history, tournament.table_size, seed, **wishes)
+    if method in SEEDED_METHODS:
+        ranked = seeded_order(stage, active) or ranked_players(tournament, active)
+        dealt = seat_seeded(ranked, tournament.table_size, method)  # type: ignore[arg-type]
+        tables = [tuple(t) for t in place_fixed(dealt, wishes["fixed"])]
+        return Seating(tables, seed, method, quality(tables, history, clubs=clubs))
     planned = _planned(tournament, number, list(active), history, seed)
     tables = [tuple(t) for t in place_fixed(planned.tables, wishes["fixed"])]
     return Seating(tables, planned.seed, "plan", quality(tables, history, clubs=clubs))

@@ -17,7 +17,9 @@ Rules decided here (the rules are silent; docs/rules/decisions.md):
   "<tournament id>:<slug>:stage<number>", fixed for the stage: the preview and the commit
   draw the same lot.
 * What a player carries is their stage total `score` (their own carried score included)
-  through `scoring.stages.carry_over` (half: rounded toward zero).
+  through `scoring.stage_graph.carry` (half: rounded as the stage's `carry_rounding` says).
+* A stage may feed several stages (the stage graph, `games.services.stage_feeds`): its
+  close commits every one's entry list at once; a stage feeding none commits no cut.
 * Stage standings are computed on read, not stored: the same fixed handful of queries as
   a snapshot (stage, entrants, players with penalty counts, one SQL sum), so they stay
   within the standings query bound (8) at any size. Penalties count as they stand (a
@@ -51,7 +53,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import cast
 
 from django.db import transaction
 from django.db.models import Count, Q
@@ -61,30 +62,26 @@ from django.utils.translation import ngettext
 from scoring.errors import Conflict, RuleError
 from scoring.i18n import isolate
 from scoring.stages import (
-    CarryOver,
     CutResult,
-    CutTies,
     RaceGame,
     RaceState,
-    Ranked,
-    carry_over,
-    cut,
     race,
     race_order,
 )
 from scoring.standings import StandingRow
 from tournaments.backups import backup_after_commit
-from tournaments.events import pages_changed
+from tournaments.events import pages_changed, results_changed
 from tournaments.lifecycle import require_open
 from tournaments.models import Player, Round, Stage, StageEntry, Tournament
 from tournaments.permissions import User, require
-from tournaments.selectors import division_members, next_stage_number
+from tournaments.selectors import feeds_of, next_stage_number
 from tournaments.services.validation import stamp_history_user, text
 
 from ..models import Game, RackEntry, Result
 from ..words import stage_games_planned
 from .gaps import round_results_missing, stage_rounds_q
 from .locks import lock_tournament
+from .stage_feeds import FeedPreview, commit_feeds, feed_previews
 from .standings import EVERY_ROUND, StageFilter, ranked_rows
 
 
@@ -157,6 +154,8 @@ class CutPreview:
     rows: list[StageRow]
     result: CutResult | None
     carried: dict[int, int] = field(default_factory=dict)
+    # Every stage the close fills (several when stages run in parallel after this one).
+    feeds: list[FeedPreview] = field(default_factory=list)
 
     @property
     def entrants(self) -> list[Player]:
@@ -187,31 +186,25 @@ def stage_rounds(stage: Stage):
 
 
 def stage_cut_preview(stage: Stage) -> CutPreview:
-    """The cut closing `stage` would commit, from its standings by the next stage's rule:
-    entrants, eliminated, the tie stated. A cut larger than the field is a RuleError on
-    `top`."""
-    tournament = stage.tournament
-    next_stage = next_main_stage(stage)
+    """The cut closing `stage` would commit, from its standings by the rule of every
+    stage it feeds (`games.services.stage_feeds`): entrants (of all of them together),
+    eliminated, the tie stated; `feeds` one by one. A cut larger than the field is a
+    RuleError on `top`."""
+    feeds = feeds_of(stage)
     rows = stage_rows(stage)
-    if next_stage is None:
+    if not feeds:
         return CutPreview(stage, None, rows, None)
-    members = division_members(next_stage.division) if next_stage.division else None
-    ranked = [
-        Ranked(r.player.id, r.rank, r.metrics["score"])
-        for r in rows
-        if r.player.status == Player.Status.ACTIVE and (members is None or r.player.id in members)
-    ]
-    result = cut(
-        ranked,
-        top=next_stage.cut_top,
-        min_score=next_stage.cut_min_score,
-        ties=cast(CutTies, next_stage.cut_ties),  # the field's choices are the engine's
-        lot_seed=f"{tournament.pk}:{tournament.slug}:stage{stage.number}",
+    previews = feed_previews(stage, rows, feeds)
+    entered = {p for preview in previews for p in preview.result.entrants}
+    ranked_active = [r.player.id for r in rows if r.player.status == Player.Status.ACTIVE]
+    tie = next((p.result.tie for p in previews if p.result.tie is not None), None)
+    result = CutResult(
+        tuple(p for p in ranked_active if p in entered),
+        tuple(p for p in ranked_active if p not in entered),
+        tie,
     )
-    scores = {r.player.id: r.metrics["score"] for r in rows}
-    mode = cast(CarryOver, next_stage.carry_over)  # the field's choices are the engine's
-    carried = {p: carry_over(scores[p], mode) for p in result.entrants}
-    return CutPreview(stage, next_stage, rows, result, carried)
+    carried = {p: c for preview in previews for p, c in preview.carried.items()}
+    return CutPreview(stage, feeds[0], rows, result, carried, previews)
 
 
 def _expected(value: object) -> list[int]:
@@ -243,19 +236,13 @@ def stage_close(*, stage: Stage, by: User, expected_entrants: object) -> CutPrev
                 _("the standings changed since the preview: look at the cut again."),
                 entrants=list(preview.result.entrants),
             )
-        if preview.next_stage is not None and preview.result is not None:
-            ranks = {r.player.id: r.rank for r in preview.rows}
-            StageEntry.objects.bulk_create(
-                StageEntry(
-                    stage=preview.next_stage,
-                    player_id=p,
-                    seed_rank=ranks[p],
-                    carried=preview.carried[p],
-                )
-                for p in preview.result.entrants
-            )
+        if preview.feeds:
+            commit_feeds(preview.feeds, preview.rows)
         stage.status = Stage.Status.CLOSED
-        stamp_history_user(stage, by).save(update_fields=["status"])
+        stage.final_order = [[row.rank, row.player.id] for row in preview.rows]
+        stamp_history_user(stage, by).save(update_fields=["status", "final_order"])
+        if tournament.qualify_stage_id == stage.pk:
+            results_changed(tournament)  # the slots follow this stage's order from now on
         transaction.on_commit(lambda: pages_changed(tournament.slug))
         backup_after_commit("stage")  # the cut as committed (SQLite only, off the request)
         return preview
@@ -278,16 +265,12 @@ def require_stage_closable(stage: Stage, tournament: Tournament) -> None:
         )
 
 
-def next_main_stage(stage: Stage) -> Stage | None:
-    """The stage a cut of `stage` goes into: the next main stage (a side event has none)."""
-    if stage.is_side:
+def went_on(stage: Stage) -> set[int] | None:
+    """The players `stage`'s close sent into the stages it feeds (None: it feeds none)."""
+    feeds = feeds_of(stage)
+    if not feeds:
         return None
-    return (
-        stage.tournament.stages.filter(number__gt=stage.number)
-        .exclude(kind=Stage.Kind.SIDE)
-        .order_by("number")
-        .first()
-    )
+    return set(StageEntry.objects.filter(stage__in=feeds).values_list("player_id", flat=True))
 
 
 # --- one game per round: re-seating and the race ------------------------------------------
@@ -466,19 +449,18 @@ def stage_side_start(*, stage: Stage, by: User, name: object = None) -> Stage:
                 _("%(stage)s is not closed: a side event starts once its cut is committed.")
                 % {"stage": where},
             )
-        next_stage = next_main_stage(stage)
-        if next_stage is None:
+        taken = went_on(stage)
+        if taken is None:
             raise Conflict(
                 "stage", _("%(stage)s made no cut: nobody is out of it.") % {"stage": where}
             )
         if stage.side_stages.exists():
             raise Conflict("stage", _("%(stage)s has a side event already.") % {"stage": where})
         label = text("name", name or _("Side event"), max_length=60)
-        went_on = set(next_stage.entries.values_list("player_id", flat=True))
         out = [
             row
             for row in stage_rows(stage)
-            if row.player.id not in went_on and row.player.status == Player.Status.ACTIVE
+            if row.player.id not in taken and row.player.status == Player.Status.ACTIVE
         ]
         if not out:
             raise Conflict("stage", _("%(stage)s left nobody out.") % {"stage": where})

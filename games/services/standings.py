@@ -33,7 +33,6 @@ from django.db.models.functions import Coalesce
 
 from scoring.match import MatchGame, match_state, match_totals
 from scoring.placement import PlaceCount, PlacementTotals, placement_from_counts
-from scoring.qualification import Placed, qualifiers
 from scoring.rules import games_at
 from scoring.standings import (
     PlayerTotals,
@@ -51,6 +50,7 @@ from tournaments.models import Player, Tournament, Webhook
 from tournaments.services.webhooks import webhooks_emit
 
 from ..models import Penalty, RackEntry, Result, Standings, Table
+from .qualification_slots import mark_qualified, slot_order
 
 # One row per series: a player's confirmed games at one table, summed, with the table's
 # round. A sanction takes its points off that player's score in that game, so sanctions are
@@ -422,7 +422,11 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
         for row in rows
     ]
     if tournament.qualify_slots:
-        _mark_qualified(stored, {p[0] for p in players if p[10]}, tournament.qualify_slots)
+        mark_qualified(
+            slot_order(tournament, stored),
+            {p[0] for p in players if p[10]},
+            tournament.qualify_slots,
+        )
     version = tournament.results_version
     snapshot = Standings(
         tournament=tournament,
@@ -448,31 +452,6 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     shown = json.dumps([snapshot.ranking, stored], sort_keys=True, default=str)
     standings_shown(tournament.slug, hashlib.blake2b(shown.encode(), digest_size=12).hexdigest())
     return snapshot
-
-
-def _mark_qualified(rows: list[dict], already: set[int], slots: int) -> None:
-    """Say on each row whether the player takes one of the tournament's qualification
-    slots (`scoring.qualification`: passed down past the already qualified, withdrawn
-    players take none, a tie at the last slot decided by lot): `qualified` on every row,
-    `already_qualified` and `slot_by_lot` only where true."""
-    result = qualifiers(
-        [
-            Placed(row["player"]["id"], row["rank"], row["metrics"].get("lot", 0))
-            for row in rows
-            if row["player"]["status"] != Player.Status.WITHDRAWN
-        ],
-        already,
-        slots,
-    )
-    taken = set(result.qualified)
-    by_lot = set(result.tie.players) if result.tie else set()
-    for row in rows:
-        player = row["player"]["id"]
-        row["qualified"] = player in taken
-        if player in already:
-            row["already_qualified"] = True
-        if player in by_lot:
-            row["slot_by_lot"] = True
 
 
 # How many rows of the standings the `standings.updated` webhook carries.

@@ -53,6 +53,7 @@ from tournaments.models import Tournament
 from tournaments.permissions import can_organise, can_score
 
 from ..selectors.caching import PageState, page_state
+from ..selectors.standings import ranks_before_round
 
 logger = logging.getLogger(__name__)
 
@@ -103,6 +104,18 @@ def cached(key: str, render: Callable[[], T], seconds: int | None = None) -> T:
         except CACHE_ERRORS:
             logger.warning("shared cache unreachable; %s not kept", key)
     return value
+
+
+def ranks_before(
+    tournament: Tournament, cond: Conditional, round_number: int | None
+) -> dict[int, int] | None:
+    """The ranks before round `round_number` (`ranks_before_round`: a recompute of the
+    earlier rounds), kept in the shared cache at this page state for every page that shows
+    movement — the standings page and fragment, the projector; None in round 1."""
+    if not round_number or round_number < 2:
+        return None
+    key = f"pages:{tournament.slug}:ranks-before:{cond.state.tag}"
+    return cached(key, lambda: ranks_before_round(tournament, round_number))
 
 
 class Conditional:

@@ -32,12 +32,12 @@ from django.views.decorators.http import require_GET
 from tournaments.models import Stage, Tournament
 from tournaments.web import tournament_page, whole_number
 
-from ..selectors.rounds import round_tables, table_games
+from ..selectors.rounds import round_seats_shown, round_tables
 from ..selectors.stages import stage_current_round
 from ..selectors.standings import standings_movement, standings_table
 from ..services.stages import stage_race, stage_rows
 from ..words import round_stage_words
-from .caching import Conditional, cached
+from .caching import Conditional, cached, ranks_before
 
 PROJECTOR_TOP = 10
 TOP_RANGE = (3, 50)
@@ -53,14 +53,17 @@ def _bounded(value: object, default: int, bounds: tuple[int, int]) -> int:
     return default if number is None else min(max(number, bounds[0]), bounds[1])
 
 
-def _live_context(tournament: Tournament, top: int) -> dict[str, Any]:
-    table = standings_table(tournament, page=1)
+def _live_context(tournament: Tournament, top: int, cond: Conditional) -> dict[str, Any]:
+    """The standings slide reads the stored snapshot and the earlier ranks the standings
+    page keeps (`ranks_before`); the table slides read the seats alone (no games)."""
+    table = cond.shown(standings_table(tournament, page=1))
     round_ = tournament.rounds.order_by("-number").first()
     cells = table.cells[:top]
+    number = round_ and round_.number
     movement = standings_movement(
-        tournament, [row for row, _ in cells], round_.number if round_ else None
+        tournament, [row for row, _ in cells], number, ranks_before(tournament, cond, number)
     )
-    tables = list(round_tables(round_)) if round_ else []
+    tables = list(round_seats_shown(round_)) if round_ else []
     return {
         "tournament": tournament,
         "standings": table,
@@ -79,8 +82,7 @@ def _live_context(tournament: Tournament, top: int) -> dict[str, Any]:
 
 def _live_html(tournament: Tournament, cond: Conditional, top: int) -> str:
     def render_live() -> str:
-        context = _live_context(tournament, top)
-        context["standings"] = cond.shown(context["standings"])
+        context = _live_context(tournament, top, cond)
         cond.refresh()
         context["etag"] = cond.shared_etag
         return render_to_string("games/projector_live.html", context)
@@ -128,7 +130,7 @@ def _stage_live_context(tournament: Tournament, stage: Stage) -> dict[str, Any]:
     tables = list(round_tables(round_)) if round_ else []
     # The table is shown while its game is played; once every game of the stage's last
     # round is in, the screen shows the race alone ("Game 5 is next.").
-    in_play = any(not game.confirmed_results for table in tables for game in table_games(table))
+    in_play = any(not game.confirmed_results for table in tables for game in table.games.all())
     target = stage.race_target or 0
     return {
         "tournament": tournament,

@@ -24,7 +24,6 @@ from django import forms
 from django.contrib import messages
 from django.db.models import Max
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
-from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
@@ -36,7 +35,7 @@ from django.views.decorators.http import require_POST, require_safe
 from scoring.errors import RuleError
 from scoring.seating.words import PER_GAME_HINT, quality_sentences
 from tournaments.models import Round, Tournament
-from tournaments.selectors import checkin_list
+from tournaments.selectors import checkin_list, open_stages
 from tournaments.services.table_links import table_links_revoke as revoke_links
 from tournaments.web import (
     add_rule_errors,
@@ -54,51 +53,16 @@ from ..forms.rounds import (
     draw_json,
 )
 from ..models import ExportJob
-from ..selectors.rounds import round_tables, table_games
 from ..services import draw as drawing
 from ..services import rounds as services
 from ..services.export_jobs import export_job_request
 from ..sheets import PAPERS, one_sheet_pdf, sheets_filename, sheets_of_round
 from ..words import round_stage_words
 from .caching import Conditional
+from .round_tables import round_tables_context, swap_form_for
 
 if TYPE_CHECKING:
     pass
-
-
-def _table_cards(round_: Round, query: str) -> list[dict[str, Any]]:
-    """Each table with its seats (series score so far) and how many games are entered;
-    `match` marks the tables where a player's name or start number fits the query."""
-    needle = query.strip().lower().lstrip("#")
-    cards = []
-    for table in round_tables(round_):
-        games = table_games(table)
-        series: dict[int, int] = defaultdict(int)
-        entered = 0
-        for game in games:
-            if game.confirmed_results:
-                entered += 1
-                for rack in game.confirmed_results[0].racks.all():
-                    series[rack.player_id] += rack.net_score
-        seats = [
-            {
-                "seat": seat,
-                "series": series.get(seat.player_id) if entered else None,
-                "match": bool(needle)
-                and (needle in seat.player.name.lower() or needle == str(seat.player.number)),
-            }
-            for seat in table.seats.all()
-        ]
-        cards.append(
-            {
-                "table": table,
-                "seats": seats,
-                "games": len(games),
-                "entered": entered,
-                "match": any(seat["match"] for seat in seats),
-            }
-        )
-    return cards
 
 
 @require_safe
@@ -120,30 +84,30 @@ def render_round(
     swap_form: SeatSwapForm | None = None,
     clock_form: RoundClockForm | None = None,
 ) -> HttpResponse:
-    """The round page; the seat-swap and clock views render it again with their errors."""
+    """The round page; the seat-swap and clock views render it again with their errors.
+    Its tables a page at a time, whatever the round's size (`games.views.round_tables`)."""
     find = FindTableForm(request.GET or None)
     query = find.cleaned_data["q"] if find.is_valid() else ""
-    cards = _table_cards(round_, query)
+    tables = round_tables_context(request, round_, query)
     page = tournament_context(request.user, tournament)
     clock_form = clock_form or (
         RoundClockForm() if page["can_organise"] and round_.number == page["rounds"][-1] else None
     )
     # Offered while some table has not started; the service refuses a table that has.
-    if swap_form is None and page["can_organise"] and not all(c["entered"] for c in cards):
-        # Prefetched seats know their table, so the choice labels cost no query.
-        swap_form = SeatSwapForm(seats=[seat["seat"] for card in cards for seat in card["seats"]])
+    progress = tables["progress"]
+    if swap_form is None and page["can_organise"] and progress.unstarted:
+        swap_form = swap_form_for(round_, tournament, seats=progress.seats)
     return render(
         request,
         "games/round_detail.html",
         {
             **page,
+            **tables,
             "round": round_,
             "stage_words": round_stage_words(round_),
             "quality": quality_sentences(round_.quality),
-            "cards": cards,
             "find": find,
             "query": query,
-            "found": [seat for card in cards for seat in card["seats"] if seat["match"]],
             "swap_form": swap_form,
             "clock_form": clock_form,
             # An anonymous reader posts nothing here, and the page is kept for every
@@ -193,9 +157,12 @@ def round_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     action = request.POST.get("action", "preview") if request.method == "POST" else None
     if action in ("redraw", "swap", "open"):
         return _on_preview(request, tournament, action)
-    form = RoundOpenForm(
-        request.POST or None, tournament=tournament, initial={"number": next_number}
-    )
+    initial: dict[str, object] = {"number": next_number}
+    # The one open stage's own seating is offered first (a method named wins).
+    open_now = open_stages(tournament)
+    if len(open_now) == 1 and open_now[0].seating:
+        initial["method"] = open_now[0].seating
+    form = RoundOpenForm(request.POST or None, tournament=tournament, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             preview = drawing.round_draw(
@@ -379,8 +346,7 @@ def _preview_page(
 @tournament_page("organise")
 def seat_swap(request: HttpRequest, tournament: Tournament, round_number: int) -> HttpResponse:
     round_ = get_object_or_404(tournament.rounds, number=round_number)
-    seats = [seat for table in round_tables(round_) for seat in table.seats.all()]
-    form = SeatSwapForm(request.POST, seats=seats)
+    form = swap_form_for(round_, tournament, request.POST)
     if form.is_valid():
         try:
             services.seat_swap(round_=round_, by=request.user, **form.cleaned_data)
@@ -519,9 +485,7 @@ def export_job_status(request: HttpRequest, tournament: Tournament, job_id: int)
 
 @require_safe
 @tournament_page("score")
-def export_job_download(
-    request: HttpRequest, tournament: Tournament, job_id: int
-) -> HttpResponseBase:
+def export_job_download(request: HttpRequest, tournament: Tournament, job_id: int) -> HttpResponse:
     """A finished job's file (404 until it is done, or once it was cleaned up)."""
     job = _tournament_job(tournament, job_id)
     if job.status != ExportJob.Status.DONE or not job.file:

@@ -22,7 +22,8 @@ from tournaments.selectors import division_members, divisions_list
 from tournaments.services.stages import stage_create
 from tournaments.web import add_rule_errors, tournament_context, tournament_page, whole_number
 
-from ..forms.stages import SideEventForm, StageForm
+from ..forms.stage_graph import StageGraphForm
+from ..forms.stages import SideEventForm
 from ..selectors.stages import rows_within, side_event_offer, stage_close_blockers, stages_timeline
 from ..services.stages import (
     StageRow,
@@ -165,7 +166,11 @@ def stage_close_view(
 @tournament_page("organise")
 def stage_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Add the next stage; a refusal is shown beside the field it names, nothing saved."""
-    form = StageForm(request.POST or None, divisions=divisions_list(tournament))
+    form = StageGraphForm(
+        request.POST or None,
+        divisions=divisions_list(tournament),
+        stages=list(tournament.stages.order_by("number")),
+    )
     if request.method == "POST" and form.is_valid():
         try:
             stage = stage_create(tournament=tournament, by=request.user, **form.values())

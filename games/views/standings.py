@@ -37,13 +37,12 @@ from ..exports import standings_csv as standings_csv_text
 from ..selectors.standings import (
     HIDE,
     StandingsTable,
-    ranks_before_round,
     ranks_within,
     standings_movement,
     standings_table,
 )
 from ..services.event_file.export import event_file_export
-from .caching import Conditional, cached
+from .caching import Conditional, cached, ranks_before
 
 
 def _hide_withdrawn(request: HttpRequest) -> bool:
@@ -100,12 +99,9 @@ def _rows_with_movement(
     standings are shown (a recompute of the rounds before, done once)."""
     cells = standings.cells
     round_number = cond.state.last_round_number
-    before = None
-    if round_number and round_number > 1:
-        key = f"pages:{tournament.slug}:ranks-before:{cond.state.tag}"
-        before = cached(key, lambda: ranks_before_round(tournament, round_number))
-        if standings.division is not None:
-            before = ranks_within(before, division_members(standings.division))
+    before = ranks_before(tournament, cond, round_number)
+    if before is not None and standings.division is not None:
+        before = ranks_within(before, division_members(standings.division))
     movement = standings_movement(tournament, [row for row, _ in cells], round_number, before)
     return [
         (row, list(zip(standings.columns, values, strict=True)), moved, abs(moved or 0))

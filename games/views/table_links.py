@@ -22,7 +22,7 @@ from django.views.decorators.cache import never_cache
 from tournaments.backends import PATH as TABLE_LINK_BACKEND
 from tournaments.models import Tournament
 from tournaments.permissions import can_score
-from tournaments.services.table_links import TableLinkRefused, table_link_check
+from tournaments.table_links import TableLinkRefused, table_link_check
 from tournaments.web import TABLE_LINK_COOKIE
 
 # How long a phone remembers its table link: a tournament day and then some.

@@ -44,7 +44,8 @@ Modules, each importing only those above it:
   game whose rotation's starter has left the table;
 * ``draw`` — table sizes, the random draw, quality, fixed tables;
 * ``swiss`` — the Swiss draw;
-* ``plan`` — planned schedules (designs + search + starters + the draw's seat order).
+* ``plan`` — planned schedules (designs + search + starters + the draw's seat order);
+* ``seeded`` — the seeded deals of a re-seated stage: ``alternating`` and ``snake``.
 
 Only stdlib and ``scoring.errors`` are imported: no Django, no app.
 """

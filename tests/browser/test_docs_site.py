@@ -12,7 +12,8 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import sign_in
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The worker of tests/config/test_docs_site.py runs these too: the help pages built once.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("built_docs")]
 
 WATCH = """
 document.addEventListener("securitypolicyviolation", (event) => {

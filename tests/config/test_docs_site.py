@@ -10,7 +10,9 @@ import re
 import pytest
 from django.test import Client
 
-pytestmark = pytest.mark.django_db
+# One xdist worker runs every test of the built help pages: MkDocs builds them once
+# (`built_docs`, a session fixture, is made once per worker).
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("built_docs")]
 
 
 @pytest.fixture

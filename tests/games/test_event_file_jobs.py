@@ -114,3 +114,29 @@ def test_the_api_answers_202_and_the_job_says_when_it_is_done(
     assert (polled["status"], polled["tournament"]) == ("done", "api-copy")
     assert Tournament.objects.filter(slug="api-copy").exists()
     assert api_as(alice).get(body["url"]).status_code == 404
+
+
+def test_a_small_file_of_many_rows_is_imported_by_a_job(
+    played,  # noqa: F811
+    as_user,
+    settings,
+    django_capture_on_commit_callbacks,
+):
+    """Bytes alone do not say what an import costs: a file under the byte limit with more
+    players and racks than `EVENT_FILE_REQUEST_ROWS` (a 20,000-player field) goes to the
+    job too."""
+    settings.EVENT_FILE_REQUEST_BYTES = 4 * 1024 * 1024
+    document = exported(played)
+    settings.EVENT_FILE_REQUEST_ROWS = len(document["players"])  # the racks tip it over
+    with django_capture_on_commit_callbacks(execute=True):
+        response = as_user("carol").post(
+            reverse("event-file-import"), {"file": upload(document), "slug": "many"}
+        )
+    job = ExportJob.objects.get()
+    assert response["Location"] == reverse("event-file-import-job", args=[job.pk])
+    assert (job.status, job.result) == ("done", "many")
+    settings.EVENT_FILE_REQUEST_ROWS = 10_000  # the same file within the limit: at once
+    response = as_user("carol").post(
+        reverse("event-file-import"), {"file": upload(document), "slug": "few"}
+    )
+    assert response["Location"] == reverse("tournament-detail", args=["few"])

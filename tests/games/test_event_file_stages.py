@@ -30,7 +30,7 @@ from games.models import (
 from games.services.event_file.check import event_file_problems
 from games.services.event_file.export import event_file_export
 from games.services.event_file.load import event_file_import
-from games.services.event_file.schema import STAGE_FIELDS, event_file_schema
+from games.services.event_file.schema import STAGE_FIELDS, STAGE_GRAPH_FIELDS, event_file_schema
 from games.services.rounds import round_open
 from games.services.stages import stage_close, stage_cut_preview, stage_rows, stage_side_start
 from games.services.standings import standings_recompute
@@ -307,7 +307,7 @@ def test_every_stage_setting_is_in_the_file():
     # rounds_planned is exported beside them: optional, so older files still import.
     kept_apart = {
         "id", "tournament", "number", "status", "side_of", "division", "created_at",
-        "rounds_planned",
+        "rounds_planned", "source", "final_order", *STAGE_GRAPH_FIELDS,
     }  # fmt: skip
     fields = {f.name for f in Stage._meta.concrete_fields}
     assert fields - kept_apart == set(STAGE_FIELDS)

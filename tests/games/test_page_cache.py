@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
@@ -388,3 +388,25 @@ def test_the_projector_of_a_tournament_without_rounds_shows_the_standings_alone(
     assert 'data-slide="standings"' in page
     assert 'data-slide="tables"' not in page and 'data-slide="clock"' not in page
     assert page.count('class="num rank"') == 3
+
+
+def test_while_one_reader_renders_a_change_the_others_get_the_page_before_it(
+    played, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """One render per change: the first reader after a move renders under a lock in the
+    shared cache; a reader arriving meanwhile is answered the answer kept before (its
+    phone's ETag still earns a 304), without a query; once the lock is gone, the new one."""
+    live = url("standings-live", played)
+    first = Client().get(live)
+    key = page_cache_key(played.slug, RequestFactory().get(live))
+    with django_capture_on_commit_callbacks(execute=True):
+        pages_changed(played.slug)
+    page_cache._generations.clear()
+    cache.add(f"{key}:rendering", 1, 10)  # another process is rendering the new page
+    with django_assert_num_queries(0):
+        meanwhile = Client().get(live, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert meanwhile.status_code == 304
+    cache.delete(f"{key}:rendering")
+    after = Client().get(live, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200 and after["ETag"] != first["ETag"]
+    assert cache.get(f"{key}:rendering") is None  # the render let go of its lock

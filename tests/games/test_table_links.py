@@ -20,14 +20,9 @@ from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, seated
 from tests.web import text
 from tournaments.models import TableLink, Tournament
-from tournaments.services.table_links import (
-    TableLinkRefused,
-    table_link_check,
-    table_links_issue,
-    table_links_revoke,
-)
+from tournaments.services.table_links import table_links_issue, table_links_revoke
 from tournaments.services.tournaments import tournament_create, tournament_update
-from tournaments.table_links import token_for
+from tournaments.table_links import TableLinkRefused, table_link_check, token_for
 
 pytestmark = pytest.mark.django_db
 

@@ -58,3 +58,32 @@ def test_ratings_are_deterministic_and_only_players_are_rated(season):
     assert rate_games(season) == rate_games(list(season))
     played = {m for game in season for m in game}
     assert set(rate_games(season)) == played
+
+
+def _openskill_game(ratings, scores):
+    """The same game rated by openskill's PlackettLuce itself (the reference)."""
+    from openskill.models import PlackettLuce
+
+    from scoring.stages import places
+
+    model = PlackettLuce()
+    members = sorted(scores)
+    placed = places(scores)
+    start = [ratings.get(m, NEW) for m in members]
+    teams = [[model.rating(r.mu, r.sigma)] for r in start]
+    rated = model.rate(teams, ranks=[placed[m] for m in members])
+    return {m: Rating(team[0].mu, team[0].sigma) for m, team in zip(members, rated, strict=True)}
+
+
+@settings(max_examples=80, deadline=None)  # openskill itself is slow on a busy machine
+@given(games)
+def test_the_update_is_openskills_plackett_luce_to_the_bit(season):
+    """`rate_game` writes openskill's update out without its per-call overhead; every
+    rating (ties included, from ratings already moved by earlier games) is the same float."""
+    ours: dict[int, Rating] = {}
+    theirs: dict[int, Rating] = {}
+    for scores in season:
+        mine, reference = rate_game(ours, scores), _openskill_game(theirs, scores)
+        assert mine == reference
+        ours.update(mine)
+        theirs.update(reference)

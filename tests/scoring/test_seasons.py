@@ -124,3 +124,46 @@ def test_cap_bounds_every_contribution_and_ranks_are_ordered(scores, cap):
         assert all(-cap <= c.value <= cap for c in row.contributions)
     assert [r.total for r in rows] == sorted((r.total for r in rows), reverse=True)
     assert rows[0].rank == 1
+
+
+# --- best N games ----------------------------------------------------------------------
+
+
+def test_best_games_counts_the_highest_games_of_the_season():
+    from scoring.seasons import Finish, SeasonRule, season_standings
+
+    events = [
+        [Finish(1, 1, 40, (30, 10, 0)), Finish(2, 2, 20, (20, 0, 0))],
+        [Finish(1, 2, 5, (5, 0)), Finish(2, 1, 50, (25, 25))],
+    ]
+    rows = season_standings(events, SeasonRule("best_games", 3))
+    by_member = {row.member: row for row in rows}
+    assert by_member[2].total == 70 and by_member[1].total == 45  # 25+25+20 / 30+10+5
+    assert [c.value for c in by_member[1].contributions] == [40, 5]
+    assert [c.counted for c in by_member[2].contributions] == [True, True]
+    assert rows[0].member == 2
+
+
+def test_best_games_refuses_a_cap_and_needs_n():
+    from scoring.errors import RuleError
+    from scoring.seasons import check_rule
+
+    for rule, field in (({"rule": "best_games", "best": 5, "cap": 60}, "cap"),
+                        ({"rule": "best_games"}, "best")):  # fmt: skip
+        with pytest.raises(RuleError) as caught:
+            check_rule(rule)
+        assert caught.value.path == (field,)
+
+
+@given(
+    st.lists(st.lists(st.integers(-50, 120), max_size=6), min_size=1, max_size=5),
+    st.integers(1, 12),
+)
+def test_best_games_total_is_the_sum_of_the_n_largest(games_per_event, best):
+    from scoring.seasons import Finish, SeasonRule, season_standings
+
+    events = [[Finish(1, 1, sum(g), tuple(g))] for g in games_per_event]
+    (row,) = season_standings(events, SeasonRule("best_games", best))
+    every = sorted((s for g in games_per_event for s in g), reverse=True)
+    assert row.total == sum(every[:best])
+    assert sum(c.value for c in row.contributions if c.counted) == row.total

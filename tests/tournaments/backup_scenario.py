@@ -36,12 +36,8 @@ from tests.games.helpers import enter_rummikub
 from tournaments.backups import backup_take, backups_list, backups_wait
 from tournaments.jobs import wait_idle
 from tournaments.models import Round, Tournament
-from tournaments.services.table_links import (
-    TableLinkRefused,
-    table_link_check,
-    table_links_issue,
-)
-from tournaments.table_links import token_for
+from tournaments.services.table_links import table_links_issue
+from tournaments.table_links import TableLinkRefused, table_link_check, token_for
 
 
 def _standings(tournament: Tournament) -> list:

@@ -18,7 +18,7 @@ from ..services import checkin as services
 from ..services.validation import whole_number_between
 from . import examples
 from .common import (
-    NoBody,
+    NoBodySerializer,
     StrictBooleanField,
     StrictInput,
     StrictIntegerField,
@@ -101,11 +101,11 @@ class CheckInEveryoneView(TournamentScoped, APIView):
         summary="Everyone present",
         description="Organisers and scorekeepers. Marks every active player present for "
         "round `number` in one action. A round already open is a 409 on `round`.",
-        request=NoBody,
+        request=NoBodySerializer,
         responses={200: CheckInOutSerializer, **error_answers(400, 401, 403, 404, 409)},
         examples=examples.CHECK_IN_EVERYONE_POST,
     )
     def post(self, request: Any, slug: str, number: int) -> Response:
-        valid(NoBody, request.data)
+        valid(NoBodySerializer, request.data)
         services.checkin_everyone(tournament=self.tournament, by=request.user, round_number=number)
         return Response(checkin_body(self.tournament, number))

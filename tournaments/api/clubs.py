@@ -125,8 +125,9 @@ class SeasonInSerializer(StrictInput):
     rule = RawJSONField(
         schema={
             "type": "object",
-            "description": "rule: sum | best | places; best: N (rule best); place_points: "
-            "[25, 20, ...] (rule places); cap: at most this much an event (any rule).",
+            "description": "rule: sum | best | places | best_games; best: N (rules best and "
+            "best_games); place_points: [25, 20, ...] (rule places); cap: at most this much "
+            "an event (rules sum, best, places).",
         }
     )
 
@@ -148,7 +149,9 @@ class SeasonListView(APIView):
         tags=["clubs"],
         summary="Declare a season",
         examples=examples.SEASON_LIST_POST,
-        description="The club's organisers only. Its tournaments are totalled by `rule`.",
+        description="The club's organisers only. Its tournaments are totalled by `rule`: "
+        "`sum`, `best` (the best N events), `places` (points by place) or `best_games` (the "
+        "best N game scores of the whole season, whichever events they came from; no `cap`).",
         request=SeasonInSerializer,
         responses={201: SeasonOutSerializer, **errors(400, 401, 403, 404)},
     )

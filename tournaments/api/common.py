@@ -165,7 +165,7 @@ STRICT_FIELDS = (
 )
 
 
-class NoBody(StrictInput):
+class NoBodySerializer(StrictInput):
     """For writes that take no body: an empty body or `{}`, nothing else."""
 
 

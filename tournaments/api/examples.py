@@ -86,6 +86,11 @@ SEASON_LIST_POST = [
         value={"name": "Spring 2026", "rule": {"rule": "best", "best": 6, "cap": 120}},
     ),
     OpenApiExample(
+        "Best 20 games of the year",
+        request_only=True,
+        value={"name": "League 2026", "rule": {"rule": "best_games", "best": 20}},
+    ),
+    OpenApiExample(
         "Season",
         response_only=True,
         value={
@@ -341,6 +346,7 @@ TOURNAMENT_EXAMPLE = {
     "credit_substitute_games": False,
     "qualify_slots": None,
     "qualify_event": "",
+    "qualify_stage": None,
 }
 
 TOURNAMENT_LIST_GET = [

@@ -145,6 +145,13 @@ class TournamentOutSerializer(serializers.Serializer):
     qualify_event = serializers.CharField(
         allow_blank=True, help_text="The event the qualification slots lead to."
     )
+    qualify_stage = serializers.IntegerField(
+        source="qualify_stage.number",
+        allow_null=True,
+        default=None,
+        help_text="The number of the stage whose final order the slots follow once it is "
+        "closed (then everyone else by the standings); null = the standings.",
+    )
 
 
 class TournamentInSerializer(StrictInput):
@@ -190,6 +197,13 @@ class TournamentInSerializer(StrictInput):
 
 class TournamentUpdateInSerializer(TournamentInSerializer):
     name = StrictCharField(required=False)
+    qualify_stage = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        help_text="A stage's number: the slots follow its final order once it is closed "
+        "(a final's race order), everyone else after it by the standings; null = the "
+        "standings. A stage the tournament does not have is a 400 naming `qualify_stage`.",
+    )
     slug = StrictCharField(
         required=False, allow_blank=True, help_text="Cannot change: sending it is a 400."
     )

@@ -63,13 +63,14 @@ class SeasonForm(PageForm):
             ("sum", gettext_lazy("Sum of the event scores")),
             ("best", gettext_lazy("Best N events")),
             ("places", gettext_lazy("Points by place in each event")),
+            ("best_games", gettext_lazy("Best N games of the season")),
         ],
         initial="sum",
     )
     best = WholeNumberField(
         label=gettext_lazy("Best N"),
         required=False,
-        help_text=gettext_lazy("Only for best N events."),
+        help_text=gettext_lazy("Only for best N events or best N games."),
     )
     place_points = forms.CharField(
         label=gettext_lazy("Points by place"),
@@ -98,7 +99,7 @@ class SeasonForm(PageForm):
         rule: dict[str, Any] = {"rule": data["rule"], "cap": data["cap"]}
         # What was typed goes to the service, which says beside the field when it does
         # not fit the rule chosen.
-        if data["best"] is not None or data["rule"] == "best":
+        if data["best"] is not None or data["rule"] in ("best", "best_games"):
             rule["best"] = data["best"]
         if data["place_points"]:
             rule["place_points"] = data["place_points"]

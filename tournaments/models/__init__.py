@@ -1,12 +1,14 @@
 """Tournaments, the people who run them, the players, and the rounds: one module per
 feature, each defining its terms — clubs (clubs, members, seasons), tournaments,
-staff (staff and invitations), players (players and divisions), rounds (rounds, stages,
+staff (staff and invitations), people (one person across clubs), players (players and
+divisions), rounds (rounds, stages,
 check-in absences, seating plans), table_links, webhooks.
 
 Django finds an app's models in its `models` module: every model is imported here.
 """
 
 from .clubs import Club, ClubOrganiser, Member, Season
+from .people import Person
 from .players import Division, Player
 from .rounds import Absence, Round, SeatingPlan, Stage, StageEntry
 from .staff import StaffInvitation, StaffMember
@@ -20,6 +22,7 @@ __all__ = [
     "ClubOrganiser",
     "Division",
     "Member",
+    "Person",
     "Player",
     "Round",
     "Season",

@@ -57,6 +57,10 @@ class Member(models.Model):
     name = models.CharField(max_length=100)
     code = models.CharField(max_length=30, blank=True)
     joined_on = models.DateField(null=True, blank=True)
+    # The same player at every club (`tournaments.models.people`).
+    person = models.ForeignKey(
+        "Person", null=True, blank=True, on_delete=models.PROTECT, related_name="memberships"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     history = HistoricalRecords()

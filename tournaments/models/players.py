@@ -73,6 +73,9 @@ class Player(models.Model):
     member = models.ForeignKey(
         Member, null=True, blank=True, on_delete=models.PROTECT, related_name="players"
     )
+    person = models.ForeignKey(
+        "Person", null=True, blank=True, on_delete=models.PROTECT, related_name="players"
+    )
     fixed_table = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
@@ -103,6 +106,11 @@ class Player(models.Model):
                 fields=["tournament", "member"],
                 condition=Q(member__isnull=False),
                 name="one_player_per_member",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "person"],
+                condition=Q(person__isnull=False),
+                name="one_player_per_person",
             ),
             models.CheckConstraint(
                 condition=Q(fixed_table__isnull=True) | Q(fixed_table__gte=1),

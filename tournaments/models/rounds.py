@@ -15,6 +15,11 @@ Terms:
   `cut_min_score`) of the previous stage's standings, ties at the line as `cut_ties` says
   (`scoring.stages.cut`). Stored as the stage's entry list (`StageEntry`) when the
   previous stage is closed. Stage 1 has no cut: every player enters it.
+* stage graph — a stage takes its entrants from its `source` (by default the main stage
+  before it) by its `entry` rule: `top`, `min_score`, `ranks` (places `rank_from` to
+  `rank_to`), `tables` (`table_top` per table of the source's last round plus
+  `best_losers`), `division` (all its players) or `manual` (named by hand). Several
+  stages may follow one source and run in parallel (`scoring.stage_graph`).
 * carried — the score a player brings into a stage (`StageEntry.carried`): their previous
   stage total, as the stage's `carry_over` says (all / none / half).
 """
@@ -38,10 +43,12 @@ class Round(models.Model):
         RANDOM = "random", _("Random (fewest repeat meetings)")
         SWISS = "swiss", _("Swiss (by standings)")
         PLAN = "plan", _("Planned schedule")
+        ALTERNATING = "alternating", _("Alternating by seed (1, 3, 5 / 2, 4, 6)")
+        SNAKE = "snake", _("Snake by seed (1, 4, 5 / 2, 3, 6)")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
-    method = models.CharField(max_length=10, choices=Method.choices)
+    method = models.CharField(max_length=12, choices=Method.choices)
     seed = models.BigIntegerField(null=True, blank=True, help_text=_("Seed of a drawn seating."))
     quality = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -78,7 +85,25 @@ class Stage(models.Model):
     class CarryOver(models.TextChoices):
         ALL = "all", _("All (scores continue)")
         NONE = "none", _("None (scores reset)")
-        HALF = "half", _("Half (rounded toward zero)")
+        HALF = "half", _("Half")
+
+    class CarryRounding(models.TextChoices):
+        TOWARD_ZERO = "toward_zero", _("Toward zero (7 → 3, -7 → -3)")
+        HALF_UP = "half_up", _("Half up (7 → 4, -7 → -3)")
+
+    class Entry(models.TextChoices):
+        TOP = "top", _("The top N")
+        MIN_SCORE = "min_score", _("Everyone at or above a score")
+        RANKS = "ranks", _("Places from … to …")
+        TABLES = "tables", _("The top of each table, plus the best losers")
+        DIVISION = "division", _("Every player of a division")
+        MANUAL = "manual", _("Named by hand")
+
+    class Seating(models.TextChoices):
+        RANDOM = "random", _("Random (fewest repeat meetings)")
+        SWISS = "swiss", _("Swiss (by standings)")
+        ALTERNATING = "alternating", _("Alternating by seed (1, 3, 5 / 2, 4, 6)")
+        SNAKE = "snake", _("Snake by seed (1, 4, 5 / 2, 3, 6)")
 
     class CutTies(models.TextChoices):
         INCLUDE = "include", _("Every tied player goes on")
@@ -106,6 +131,26 @@ class Stage(models.Model):
     # when the organiser closes it), as with the tournament's own `rounds_planned`.
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.UPCOMING)
+    # The stage graph (`scoring.stage_graph`): where the entrants come from and how. No
+    # source: the main stage before this one. `entry` is "" for stage 1 and side events.
+    source = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="feeds"
+    )
+    entry = models.CharField(max_length=10, choices=Entry.choices, blank=True, default="")
+    rank_from = models.PositiveSmallIntegerField(null=True, blank=True)
+    rank_to = models.PositiveSmallIntegerField(null=True, blank=True)
+    table_top = models.PositiveSmallIntegerField(null=True, blank=True)
+    best_losers = models.PositiveSmallIntegerField(default=0)
+    carry_rounding = models.CharField(
+        max_length=12, choices=CarryRounding.choices, default=CarryRounding.TOWARD_ZERO
+    )
+    # Per-stage play: games per table (None: the tournament's) and the seating method its
+    # rounds are drawn by when the organiser names none ("": chosen at each round).
+    games_per_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    seating = models.CharField(max_length=12, choices=Seating.choices, blank=True, default="")
+    # The stage's order as it closed ([rank, player id], best first): a tournament's
+    # qualification slots may follow it (`Tournament.qualify_stage`). Empty until closed.
+    final_order = models.JSONField(default=list, blank=True)
     # A side event (kind `side`): the main stage whose players not cut enter it.
     side_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="side_stages"
@@ -149,19 +194,42 @@ class Stage(models.Model):
                 condition=Q(status__in=["upcoming", "running", "closed"]),
                 name="stage_status_choice",
             ),
-            # Stage 1 and side events have no cut; every later stage has exactly one rule.
+            # Stage 1 and side events have no cut; every later stage has one entry rule,
+            # with exactly the fields that rule needs.
             models.CheckConstraint(
-                condition=Q(cut_top__isnull=True, cut_min_score__isnull=True)
+                condition=Q(cut_top__isnull=True, cut_min_score__isnull=True, entry="")
                 & (Q(number=1) | Q(kind="side"))
                 | (
                     Q(number__gte=2)
                     & ~Q(kind="side")
                     & (
-                        Q(cut_top__isnull=False, cut_min_score__isnull=True)
-                        | Q(cut_top__isnull=True, cut_min_score__isnull=False)
+                        Q(entry="top", cut_top__isnull=False, cut_min_score__isnull=True)
+                        | Q(entry="min_score", cut_top__isnull=True, cut_min_score__isnull=False)
+                        | Q(
+                            entry__in=["ranks", "tables", "division", "manual"],
+                            cut_top__isnull=True,
+                            cut_min_score__isnull=True,
+                        )
                     )
                 ),
-                name="stage_one_cut_rule",
+                name="stage_one_entry_rule",
+            ),
+            models.CheckConstraint(
+                condition=~Q(entry="ranks") | Q(rank_from__gte=1, rank_to__gte=F("rank_from")),
+                name="stage_rank_range_ordered",
+            ),
+            models.CheckConstraint(
+                condition=~Q(entry="tables") | Q(table_top__gte=1),
+                name="stage_table_top_positive",
+            ),
+            models.CheckConstraint(
+                condition=~Q(entry="division") | Q(division__isnull=False),
+                name="stage_division_entry_names_one",
+            ),
+            models.CheckConstraint(
+                condition=Q(games_per_table__isnull=True)
+                | Q(games_per_table__gte=1, games_per_table__lte=12),
+                name="stage_games_per_table_1_to_12",
             ),
             models.CheckConstraint(
                 condition=Q(cut_top__isnull=True) | Q(cut_top__gte=1), name="stage_cut_top_positive"

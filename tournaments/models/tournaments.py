@@ -118,6 +118,11 @@ class Tournament(models.Model):
         blank=True,
         help_text=_("How many of the final standings qualify; empty: none."),
     )
+    # The qualification slots follow this stage's final order (a final's race order)
+    # instead of the whole tournament's standings; None: the tournament's standings.
+    qualify_stage = models.ForeignKey(
+        "Stage", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     qualify_event = models.CharField(
         max_length=120, blank=True, help_text=_("The event the qualifiers go on to.")
     )

@@ -45,6 +45,7 @@ from ..models import Stage, Tournament
 from ..permissions import User, require
 from ..selectors import next_stage_number
 from .divisions import divisions_of
+from .stage_graph import GRAPH_FIELDS, check_graph_fields
 from .tournaments import MAX_ROUNDS
 from .validation import choice, collect, max_length_of, stamp_history_user, text
 
@@ -63,8 +64,23 @@ FIELDS = {
     "race_cap",
     "division",
     "rounds_planned",
+    # The stage graph and per-stage play (`tournaments.services.stage_graph`).
+    *GRAPH_FIELDS,
 }
-CUT_FIELDS = {"cut_top", "cut_min_score", "cut_ties", "carry_over", "division"}
+CUT_FIELDS = {
+    "cut_top",
+    "cut_min_score",
+    "cut_ties",
+    "carry_over",
+    "division",
+    "source",
+    "entry",
+    "rank_from",
+    "rank_to",
+    "table_top",
+    "best_losers",
+    "carry_rounding",
+}
 
 
 def _whole(field: str, value: object, low: int, high: int) -> int | None:
@@ -146,6 +162,7 @@ def stage_settings_checked(
             errors, _whole, "rounds_planned", values.get("rounds_planned"), 1, MAX_ROUNDS
         ),
     }
+    out.update(collect(errors, check_graph_fields, values, number, side, tournament) or {})
     raise_all(errors)
     if out["division"] is not None and (side or number == 1):
         raise RuleError(
@@ -156,6 +173,8 @@ def stage_settings_checked(
         )
     _check_cut(out, 1 if side else number)
     _check_race(out)
+    if out["entry"] == "division" and out["division"] is None:
+        raise RuleError("division", _("name the division whose players enter the stage."))
     return out
 
 
@@ -173,6 +192,21 @@ def _division(tournament: Tournament | None, value: object) -> Any:
 
 def _check_cut(out: dict[str, Any], number: int) -> None:
     has_top, has_min = out["cut_top"] is not None, out["cut_min_score"] is not None
+    if number > 1 and out["entry"] not in ("", "top", "min_score"):
+        if has_top or has_min:
+            raise RuleError(
+                "cut_top" if has_top else "cut_min_score",
+                _("the stage takes its entrants by %(entry)s: leave the cut out.")
+                % {"entry": out["entry"]},
+            )
+        return
+    if number > 1 and out["entry"] and out["entry"] != ("top" if has_top else "min_score"):
+        raise RuleError(
+            "cut_top" if out["entry"] == "top" else "cut_min_score",
+            _("the entry rule %(entry)s needs its own field.") % {"entry": out["entry"]},
+        )
+    if number > 1 and (has_top or has_min):
+        out["entry"] = "top" if has_top else "min_score"
     if number == 1 and (has_top or has_min):
         raise RuleError(
             "cut_top" if has_top else "cut_min_score",
@@ -206,15 +240,21 @@ def stage_create(*, tournament: Tournament, by: User, **values: Any) -> Stage:
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         require(by, tournament, "organise")
         require_open(tournament)
-        last = tournament.stages.exclude(kind=Stage.Kind.SIDE).order_by("-number").first()
-        if last is not None and last.status == Stage.Status.CLOSED:
+        number = next_stage_number(tournament)
+        fields = stage_settings_checked(values, number, tournament.ranking, tournament=tournament)
+        source = fields["source"] or (
+            tournament.stages.exclude(kind=Stage.Kind.SIDE).order_by("-number").first()
+        )
+        if (
+            source is not None
+            and source.status == Stage.Status.CLOSED
+            and fields["entry"] != Stage.Entry.MANUAL
+        ):
             raise Conflict(
                 "stage",
                 _("stage %(number)s (%(name)s) is closed: a stage after it would have no entrants.")
-                % {"number": last.number, "name": last.name},
+                % {"number": source.number, "name": source.name},
             )
-        number = next_stage_number(tournament)
-        fields = stage_settings_checked(values, number, tournament.ranking, tournament=tournament)
         stage = Stage(tournament=tournament, number=number, **fields)
         stamp_history_user(stage, by).save()
         transaction.on_commit(lambda: pages_changed(tournament.slug))

@@ -1,5 +1,5 @@
-"""Writes for table links (`tournaments.table_links` defines them): issuing a round's
-links for its sheets, revoking them, and checking a link someone opened.
+"""Writes for table links (`tournaments.table_links` defines them and checks a link someone
+opened): issuing a round's links for its sheets, revoking them.
 
 Issuing needs `score` (whoever may print the sheets: a link scores at one table, which a
 staff member may do anyway); revoking needs `organise`.
@@ -12,20 +12,9 @@ from collections.abc import Iterable
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from ..models import Round, TableLink
 from ..permissions import SignedIn, User, require
-from ..table_links import end_reason, read_token
-
-
-class TableLinkRefused(Exception):
-    """A table link that does not sign anyone in; `status` is the page's HTTP status:
-    403 for a link that is not valid here, 410 for one that has ended or was revoked."""
-
-    def __init__(self, status: int, title: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.title, self.message = status, title, message
 
 
 def _link_user(round_: Round, table_number: int) -> SignedIn:
@@ -94,52 +83,3 @@ def table_links_revoke(
         link.user.set_unusable_password()
         link.user.save(update_fields=["password"])
     return links
-
-
-def table_link_check(*, token: str, round_: Round, table_number: int) -> TableLink:
-    """The link a phone opened at the address of (round, table), if it may sign in;
-    otherwise `TableLinkRefused` says why in words for the person holding the phone."""
-    read = read_token(token)
-    link = (
-        TableLink.objects.select_related("round", "tournament", "user").filter(pk=read[0]).first()
-        if read
-        else None
-    )
-    if link is None:
-        raise TableLinkRefused(
-            403,
-            _("This table link is not valid"),
-            _(
-                "The address is incomplete or was changed. Scan the QR code on the table's "
-                "sheet again, or ask the organiser."
-            ),
-        )
-    if (link.round_id, link.table_number) != (round_.pk, table_number):
-        raise TableLinkRefused(
-            403,
-            _("This link is for another table"),
-            _("It opens table %(table)s of round %(round)s only.")
-            % {"table": link.table_number, "round": link.round.number},
-        )
-    if read is not None and read[1] != link.version:
-        raise TableLinkRefused(
-            410,
-            _("This table link was revoked"),
-            _(
-                "The organiser revoked the link of table %(table)s in round %(round)s. "
-                "Ask them for the new sheet."
-            )
-            % {"table": link.table_number, "round": link.round.number},
-        )
-    reason = end_reason(link)
-    if reason is not None:
-        raise TableLinkRefused(
-            410,
-            _("Round %(round)s is over") % {"round": link.round.number},
-            _(
-                "Its table links have ended: %(reason)s. Results can no longer be entered "
-                "with this sheet; ask the organiser."
-            )
-            % {"reason": reason},
-        )
-    return link

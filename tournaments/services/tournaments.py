@@ -37,7 +37,7 @@ from scoring.standings import validate_ranking
 
 from ..events import results_changed
 from ..lifecycle import transition_error
-from ..models import StaffMember, Tournament
+from ..models import StaffMember, Stage, Tournament
 from ..permissions import User, require, signed_in
 from .validation import (
     choice,
@@ -80,10 +80,17 @@ UPDATABLE = {
     "credit_substitute_games",
     "qualify_slots",
     "qualify_event",
+    "qualify_stage",
 }
 # Options that change how the standings count games already played (or, for the
 # qualification slots, what the standings rows say).
-STANDINGS_OPTIONS = ("missed_rounds", "credit_substitute_games", "qualify_slots", "qualify_event")
+STANDINGS_OPTIONS = (
+    "missed_rounds",
+    "credit_substitute_games",
+    "qualify_slots",
+    "qualify_event",
+    "qualify_stage",
+)
 
 
 def _unique_slug(base: str) -> str:
@@ -129,6 +136,10 @@ def _qualification_errors(tournament: Tournament, changes: dict[str, Any]) -> li
     """Check the qualification slots and their event (cleaned in `changes`): slots name
     the event they lead to, and an event without slots is none (the database says so too)."""
     errors: list[RuleError] = []
+    if "qualify_stage" in changes:
+        changes["qualify_stage"] = collect(
+            errors, _qualify_stage, tournament, changes["qualify_stage"]
+        )
     if "qualify_slots" in changes:
         changes["qualify_slots"] = collect(errors, check_slots, changes["qualify_slots"])
     if "qualify_event" in changes:
@@ -149,6 +160,19 @@ def _qualification_errors(tournament: Tournament, changes: dict[str, Any]) -> li
     elif slots is None and event:
         errors.append(RuleError("qualify_slots", _("give the number of slots for the event.")))
     return errors
+
+
+def _qualify_stage(tournament: Tournament, value: object) -> Any:
+    """The stage whose order the slots follow, by its number (None: the standings)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, Stage):
+        return value
+    number = whole_number_between("qualify_stage", value, low=1, high=32767, nullable=False)
+    stage = tournament.stages.filter(number=number).first()
+    if stage is None:
+        raise RuleError("qualify_stage", _("this tournament has no stage %(n)s.") % {"n": number})
+    return stage
 
 
 def _name(value: object) -> str:

@@ -21,7 +21,7 @@ from tournaments.services.divisions import SLUG as DIVISION_SLUG
 from tournaments.services.stages import stage_settings_checked
 
 from ...models import Penalty, Result
-from .schema import STAGE_FIELDS, event_file_schema
+from .schema import STAGE_FIELDS, STAGE_GRAPH_FIELDS, event_file_schema
 
 # The most schema problems one answer lists (a person fixes the first ones and retries).
 MAX_SCHEMA_ERRORS = 20
@@ -146,6 +146,17 @@ class _References:
                     self.errors.append(RuleError(where, _("no division {slug}.").format(slug=slug)))
                 self._unique(seen, slug, where)
         tournament = document["tournament"]
+        numbers = {stage.get("number") for stage in document.get("stages", [])}
+        if (
+            tournament.get("qualify_stage") is not None
+            and tournament["qualify_stage"] not in numbers
+        ):
+            self.errors.append(
+                RuleError(
+                    ("tournament", "qualify_stage"),
+                    _("no stage {stage} in the file.").format(stage=tournament["qualify_stage"]),
+                )
+            )
         if (tournament.get("qualify_slots") is None) != (not tournament.get("qualify_event")):
             self.errors.append(
                 RuleError(
@@ -172,6 +183,8 @@ class _References:
                         **{field: stage[field] for field in STAGE_FIELDS},
                         # Optional: files written before stages had it leave it out.
                         "rounds_planned": stage.get("rounds_planned"),
+                        **{f: stage.get(f, d) for f, d in STAGE_GRAPH_FIELDS.items()},
+                        "source": stage.get("source"),
                     },
                     stage["number"],
                     [],
@@ -181,6 +194,20 @@ class _References:
                 self.errors += [RuleError((*path, *e.path), e.message) for e in exc.flatten()]
             self._side_of(stage, by_number, side, (*path, "side_of"))
             self._stage_division(stage, side, (*path, "division"))
+            source = stage.get("source")
+            if source is not None and (
+                source not in by_number
+                or source >= stage["number"]
+                or by_number[source]["kind"] == Stage.Kind.SIDE
+            ):
+                self.errors.append(
+                    RuleError(
+                        (*path, "source"),
+                        _("no main stage {stage} before this one.").format(stage=source),
+                    )
+                )
+            for o, (_rank, player) in enumerate(stage.get("final_order") or []):
+                self._known(player, (*path, "final_order", o))
             entered: set[int] = set()
             for e, entry in enumerate(stage["entries"]):
                 where = (*path, "entries", e, "player")

@@ -19,7 +19,15 @@ from tournaments.models import Absence, Player, Stage, StageEntry, Tournament
 from ...models import Extension, Game, Penalty, RackEntry, Result, Seat, Table
 from ..stages import StageRow, stage_rows
 from ..standings import standings_recompute
-from .schema import FORMAT, FORMAT_VERSION, GENERATOR, RACK_FIELDS, STAGE_FIELDS, TOURNAMENT_FIELDS
+from .schema import (
+    FORMAT,
+    FORMAT_VERSION,
+    GENERATOR,
+    RACK_FIELDS,
+    STAGE_FIELDS,
+    STAGE_GRAPH_FIELDS,
+    TOURNAMENT_FIELDS,
+)
 
 
 def _when(value: datetime | None) -> str | None:
@@ -36,7 +44,7 @@ def event_file_export(tournament: Tournament) -> dict[str, Any]:
     current results version (computed and stored now if no snapshot has it yet)."""
     snapshot = standings_recompute(tournament_id=tournament.pk)
     assert snapshot is not None
-    players = list(tournament.players.select_related("member").order_by("pk"))
+    players = list(tournament.players.select_related("member__person", "person").order_by("pk"))
     number = {p.pk: p.number for p in players}
     lots = {row["player"]["id"]: row["metrics"]["lot"] for row in snapshot.rows}
     divisions = list(tournament.divisions.order_by("order", "name", "pk"))
@@ -51,7 +59,9 @@ def event_file_export(tournament: Tournament) -> dict[str, Any]:
         else []
     ):
         in_divisions[player_id].append(slug[division_id])
-    stages = list(tournament.stages.select_related("side_of", "tournament").order_by("number"))
+    stages = list(
+        tournament.stages.select_related("side_of", "source", "tournament").order_by("number")
+    )
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -97,6 +107,9 @@ def _tournament_out(tournament: Tournament) -> dict[str, Any]:
         "club": None if club is None else {"slug": club.slug, "name": club.name},
         "qualify_slots": tournament.qualify_slots,
         "qualify_event": tournament.qualify_event,
+        "qualify_stage": None
+        if tournament.qualify_stage is None
+        else tournament.qualify_stage.number,
     }
 
 
@@ -115,7 +128,15 @@ def _player_out(player: Player, lot: int, divisions: list[str]) -> dict[str, Any
         "lot": lot,
         "divisions": divisions,
         "already_qualified": player.already_qualified,
+        "person": _person_out(player),
     }
+
+
+def _person_out(player: Player) -> dict[str, str] | None:
+    """The player's person (their own link, else their member's): name and federation id,
+    what any club may see of a person (`tournaments.models.people`)."""
+    person = player.person or (player.member.person if player.member else None)
+    return None if person is None else {"name": person.name, "federation_id": person.federation_id}
 
 
 def _standing_out(row: dict[str, Any]) -> dict[str, Any]:
@@ -144,6 +165,9 @@ def _stages_out(
             "number": stage.number,
             **{field: getattr(stage, field) for field in STAGE_FIELDS},
             "rounds_planned": stage.rounds_planned,
+            **{field: getattr(stage, field) for field in STAGE_GRAPH_FIELDS},
+            "source": None if stage.source is None else stage.source.number,
+            "final_order": [[rank, number[player]] for rank, player in stage.final_order],
             "status": stage.status,
             "side_of": None if stage.side_of is None else stage.side_of.number,
             "division": None if stage.division_id is None else division.get(stage.division_id),

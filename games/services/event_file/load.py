@@ -24,6 +24,7 @@ from tournaments.events import results_changed
 from tournaments.models import (
     Absence,
     Division,
+    Person,
     Player,
     Round,
     StaffMember,
@@ -36,7 +37,7 @@ from tournaments.services.validation import max_length_of, signed_in_or_none, st
 
 from ...models import Extension, Game, Penalty, RackEntry, Result, Seat, Table
 from .check import event_file_problems
-from .schema import RACK_FIELDS, STAGE_FIELDS, TOURNAMENT_FIELDS
+from .schema import RACK_FIELDS, STAGE_FIELDS, STAGE_GRAPH_FIELDS, TOURNAMENT_FIELDS
 
 # The largest event file an import reads by default (setting `EVENT_FILE_MAX_BYTES`; a
 # weekend open of 200 players x 7 rounds is some 1.5 MiB).
@@ -171,6 +172,9 @@ def event_file_import(*, by: User, document: object, slug: str | None = None) ->
         for a in document["absences"]
     )
     stages = _stages_in(tournament, document.get("stages", []), players, divisions)
+    if document["tournament"].get("qualify_stage") in stages:
+        tournament.qualify_stage = stages[document["tournament"]["qualify_stage"]]
+        tournament.save(update_fields=["qualify_stage"])
     _rounds_in(tournament, document["rounds"], players, stages, by)
     results_changed(tournament)
     return tournament
@@ -206,9 +210,24 @@ def _divisions_in(tournament: Tournament, rows: list[dict[str, Any]]) -> dict[st
     return {d.slug: d for d in divisions}
 
 
+def _people_by_federation_id(rows: list[dict[str, Any]]) -> dict[str, int]:
+    """The persons of this site whose federation id a player of the file names (one query);
+    merged duplicates hold none."""
+    ids = {(row.get("person") or {}).get("federation_id", "") for row in rows} - {""}
+    return dict(Person.objects.filter(federation_id__in=ids).values_list("federation_id", "pk"))
+
+
+def _person_by_federation_id(row: dict[str, Any], people: dict[str, int]) -> int | None:
+    """A file's player is linked to a person here by federation id only, never by name;
+    a federation id two players of the file share links the first (a person plays once)."""
+    federation_id = (row.get("person") or {}).get("federation_id", "")
+    return people.pop(federation_id, None) if federation_id else None
+
+
 def _players_in(
     tournament: Tournament, rows: list[dict[str, Any]], divisions: dict[str, Division]
 ) -> dict[int, Player]:
+    people = _people_by_federation_id(rows)
     players = Player.objects.bulk_create(
         Player(
             tournament=tournament,
@@ -216,6 +235,7 @@ def _players_in(
             fixed_table=row["fixed_table"],
             joined_round=row["joined_round"],
             already_qualified=row.get("already_qualified", False),
+            person_id=_person_by_federation_id(row, people),
         )
         for row in rows
     )
@@ -247,7 +267,7 @@ def _stages_in(
     events, which point at them (`side_of`)."""
 
     def stage(row: dict[str, Any], side_of: Stage | None = None) -> Stage:
-        return Stage(
+        built = Stage(
             tournament=tournament,
             number=row["number"],
             status=row["status"],
@@ -255,7 +275,14 @@ def _stages_in(
             division=divisions[row["division"]] if row.get("division") else None,
             rounds_planned=row.get("rounds_planned"),
             **{field: row[field] for field in STAGE_FIELDS},
+            **{f: row.get(f, d) for f, d in STAGE_GRAPH_FIELDS.items()},
+            final_order=[
+                [rank, players[player].pk] for rank, player in row.get("final_order") or []
+            ],
         )
+        if not built.entry and built.number > 1 and built.kind != Stage.Kind.SIDE:
+            built.entry = "top" if built.cut_top is not None else "min_score"
+        return built
 
     main = [row for row in rows if row["kind"] != Stage.Kind.SIDE]
     stages = {s.number: s for s in Stage.objects.bulk_create(stage(row) for row in main)}
@@ -264,6 +291,12 @@ def _stages_in(
         s.number: s
         for s in Stage.objects.bulk_create(stage(row, stages[row["side_of"]]) for row in side)
     }
+    sourced = [stages[row["number"]] for row in main if row.get("source")]
+    for row in main:
+        if row.get("source"):
+            stages[row["number"]].source = stages[row["source"]]
+    if sourced:
+        Stage.objects.bulk_update(sourced, ["source"])
     timed = [row for row in main + side if row.get("created_at")]
     _keep_times(
         [stages[row["number"]] for row in timed], "created_at", (r["created_at"] for r in timed)

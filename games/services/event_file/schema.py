@@ -30,6 +30,12 @@ STAGE_FIELDS = (
     "name", "kind", "ranking", "carry_over", "cut_top", "cut_min_score", "cut_ties",
     "reseat_every_game", "race_target", "race_cap",
 )  # fmt: skip
+# The stage graph's fields, optional in a file (files written before it leave them out;
+# their defaults are what every stage was then); `source` travels as a stage number.
+STAGE_GRAPH_FIELDS = {
+    "entry": "", "rank_from": None, "rank_to": None, "table_top": None, "best_losers": 0,
+    "carry_rounding": "toward_zero", "games_per_table": None, "seating": "",
+}  # fmt: skip
 RACK_FIELDS = (
     "tiles", "points", "tile_count", "jokers", "no_meld", "charge", "score", "winner",
     "substitute", "forfeit",
