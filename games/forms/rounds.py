@@ -220,7 +220,8 @@ class SeatSwapForm(PageForm):
         choice_field(self, "player_b").choices = choices
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data  # what Form.clean returns (the stubs allow None)
         if self.tournament is None:
             return cleaned
         numbers = {n for n in (cleaned.get("player_a"), cleaned.get("player_b")) if n}

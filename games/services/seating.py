@@ -183,7 +183,7 @@ def _draw(
         return seat_swiss(ranked, history, tournament.table_size, seed, **wishes)
     if method in SEEDED_METHODS:
         ranked = seeded_order(stage, active) or ranked_players(tournament, active)
-        dealt = seat_seeded(ranked, tournament.table_size, method)  # type: ignore[arg-type]
+        dealt = seat_seeded(ranked, tournament.table_size, method)
         tables = [tuple(t) for t in place_fixed(dealt, wishes["fixed"])]
         return Seating(tables, seed, method, quality(tables, history, clubs=clubs))
     planned = _planned(tournament, number, list(active), history, seed)
