@@ -97,14 +97,16 @@ test: $(DEV_STAMP)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 	$(MAKE) lint
 
-# Style, complexity (ruff), the layer contracts (import-linter), the pure engine's types and
+# Style, complexity (ruff), the layer contracts (import-linter), the types of the engine and
+# of every app (mypy, with the Django and DRF plugins: pyproject.toml's [tool.mypy]) and
 # the templates' djLint rules ([tool.djlint] in pyproject.toml; their line lengths:
 # tests/test_template_lines.py).
+TYPED := scoring config games tournaments circuits
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy scoring
+	$(BIN)/mypy $(TYPED)
 	$(BIN)/djlint --lint templates
 	$(MKDOCS) build --strict --quiet
 

@@ -285,10 +285,14 @@ class _RatesFromSettings(SimpleRateThrottle):
     The counters live in the shared cache, or in a per-process stand-in while that cache
     is unreachable: a dead Redis must not turn every API request into a 500."""
 
-    cache = throttle_cache
+    # DRF's throttles call only get and set, which FallbackCache has; the stubs ask for a
+    # whole Django cache.
+    cache = throttle_cache  # type: ignore[assignment]
 
     def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        # The stubs type the rates as numbers; DRF's are "100/min" strings (or None).
+        rates: dict[str, str | None] = api_settings.DEFAULT_THROTTLE_RATES  # type: ignore[assignment]
+        return rates.get(self.scope) if self.scope is not None else None
 
 
 class AnonThrottle(_RatesFromSettings, AnonRateThrottle):

@@ -27,15 +27,16 @@ from typing import Any
 
 from django.core.signals import setting_changed
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.utils import translation
 from drf_spectacular.views import SpectacularAPIView
+from rest_framework.request import Request
 from rest_framework.throttling import AnonRateThrottle
 
 from .api import AnonThrottle, UserThrottle, _RatesFromSettings
 
-# This process's rendered schemas: variant -> (content type, bytes).
-_built: dict[tuple[str, ...], tuple[str, bytes]] = {}
+# This process's rendered schemas: variant -> (content type, body as the renderer gave it).
+_built: dict[tuple[str, ...], tuple[str, str | bytes]] = {}
 
 
 @receiver(setting_changed)
@@ -56,7 +57,7 @@ class SchemaView(SpectacularAPIView):
 
     throttle_classes = [AnonThrottle, UserThrottle, SchemaThrottle]
 
-    def _get_schema_response(self, request: HttpRequest) -> HttpResponse:  # type: ignore[override]
+    def _get_schema_response(self, request: Request) -> HttpResponse:
         version = self.api_version or request.version or self._get_version_parameter(request)
         renderer, media_type = request.accepted_renderer, request.accepted_media_type
         variant = (translation.get_language() or "", str(version), renderer.format, media_type)

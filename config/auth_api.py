@@ -12,6 +12,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle
 
 from config.api import StrictJSONParser, TokenThrottle
 from config.login_guard import lockout_minutes
@@ -58,7 +59,9 @@ class TokenView(ObtainAuthToken):
         # Password guesses are limited per address; a revoke is an ordinary request.
         if self.request.method == "POST":
             return [TokenThrottle()]
-        return [throttle() for throttle in api_settings.DEFAULT_THROTTLE_CLASSES]
+        # api_settings imports the named classes; the stubs type them as their dotted names.
+        classes: list[type[BaseThrottle]] = api_settings.DEFAULT_THROTTLE_CLASSES  # type: ignore[assignment]
+        return [throttle() for throttle in classes]
 
     def perform_authentication(self, request: Any) -> None:
         # Signing in needs no credentials, and an expired token sent out of habit must

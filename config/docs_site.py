@@ -29,11 +29,15 @@ from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.views.static import serve
 
 # An executable inline script: a <script> without src (the JSON of `type="application/
 # json"` is data, which the policy does not govern, so it is left out).
+# The response attribute through which a view adds to its page's Content-Security-Policy
+# (django-csp's middleware reads it).
+CSP_UPDATE = "_csp_update"
 INLINE_SCRIPT = re.compile(rb"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.DOTALL)
 
 
@@ -51,7 +55,7 @@ def _script_hashes(path: str, mtime_ns: int) -> tuple[str, ...]:
     return tuple(dict.fromkeys(hashes))
 
 
-def docs_page(request: HttpRequest, path: str = "") -> HttpResponse:
+def docs_page(request: HttpRequest, path: str = "") -> HttpResponseBase:
     """One file of the built documentation, or 404 (also when it has not been built)."""
     root = Path(settings.DOCS_ROOT)
     if not (root / "index.html").is_file():
@@ -62,10 +66,10 @@ def docs_page(request: HttpRequest, path: str = "") -> HttpResponse:
         return HttpResponseRedirect(request.path + "/")
     if path == "" or path.endswith("/"):
         path += "index.html"
-    response = serve(request, path, document_root=root)  # safe joining, 404, 304
+    response = serve(request, path, document_root=str(root))  # safe joining, 404, 304
     if path.endswith(".html") and response.status_code == 200:
         file = (root / path).resolve()
         hashes = _script_hashes(str(file), file.stat().st_mtime_ns)
         if hashes:
-            response._csp_update = {"script-src": list(hashes)}  # read by django-csp
+            setattr(response, CSP_UPDATE, {"script-src": list(hashes)})
     return response

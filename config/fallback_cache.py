@@ -64,7 +64,7 @@ class FallbackCache:
             except CACHE_ERRORS as error:
                 self._failed(now, error)
             else:
-                if self.down:
+                if self._down_since is not None:  # was down (self.down, narrowed)
                     logger.info(
                         "shared cache %r is reachable again after %.0f s; throttles count "
                         "there again",
@@ -78,7 +78,7 @@ class FallbackCache:
 
     def _failed(self, now: float, error: Exception) -> None:
         self._retry_at = now + RETRY_SECONDS
-        if not self.down:
+        if self._down_since is None:  # not down yet
             self._down_since = now
         elif now - self._logged_at < LOG_EVERY_SECONDS:
             return

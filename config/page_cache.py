@@ -161,6 +161,6 @@ class PublicPageCache:
                     self._remember(key, kept)
         finally:
             if older is not None:
-                with contextlib.suppress(CACHE_ERRORS):
+                with contextlib.suppress(*CACHE_ERRORS):
                     cache.delete(lock)
         return response

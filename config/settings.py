@@ -7,6 +7,7 @@ Defaults run on a laptop with nothing installed (SQLite, jobs in-process). Produ
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Final
 
 import dj_database_url
 from csp.constants import NONE, SELF
@@ -222,7 +223,7 @@ FORMAT_MODULE_PATH = ["config.formats"]
 # nothing but the server, so HttpOnly.
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_HTTPONLY = True
-LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE: Final = "Lax"  # Final: the literal set_cookie's type accepts
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

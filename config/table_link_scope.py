@@ -96,5 +96,5 @@ class TableLinkScopeMiddleware:
             return None
         if allowed(link, url_name, kwargs):
             return None
-        request.table_link = link  # the 403 page links back to the table
+        # The 403 page links back to the table (templates/403.html reads user.table_link).
         raise PermissionDenied(refusal(link))

@@ -14,7 +14,7 @@ DRF's settings name `ExpiringTokenAuthentication`, so this module must not impor
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.db import transaction
@@ -22,6 +22,9 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
+
+if TYPE_CHECKING:  # a model: not importable while DRF reads its settings
+    from rest_framework.authtoken.models import Token
 
 # Marked here, translated when raised (the API docs show the English).
 EXPIRED = gettext_noop("Token expired; ask for a new one with POST /api/v1/auth/token/.")
@@ -47,9 +50,14 @@ class ExpiringTokenAuthentication(TokenAuthentication):
         return user, token
 
 
+def _token_model() -> type[Token]:
+    # DRF's get_model() is typed as any model; for this class it is authtoken's Token.
+    return cast("type[Token]", ExpiringTokenAuthentication().get_model())
+
+
 def token_issue(*, user: Any) -> Any:
     """The user's token; a new one when there is none or it has expired."""
-    model = ExpiringTokenAuthentication().get_model()
+    model = _token_model()
     with transaction.atomic():
         token, created = model.objects.get_or_create(user=user)
         if not created and token_expired(token):
@@ -60,4 +68,4 @@ def token_issue(*, user: Any) -> Any:
 
 def token_revoke(*, user: Any) -> None:
     """Delete the user's token, if there is one (revoking twice is no error)."""
-    ExpiringTokenAuthentication().get_model().objects.filter(user=user).delete()
+    _token_model().objects.filter(user=user).delete()

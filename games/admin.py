@@ -57,36 +57,63 @@ class SeatAdmin(ViewOnly, HistoryAdmin):
     raw_id_fields = ["player", "table", "round"]
 
 
+# Shown and read-only alike (a tuple: both attributes take it).
+RACK_FIELDS = (
+    "player",
+    "tiles",
+    "points",
+    "tile_count",
+    "jokers",
+    "no_meld",
+    "charge",
+    "score",
+    "winner",
+)
+
+
 class RackInline(ViewOnly, admin.TabularInline):
     model = RackEntry
     extra = 0
-    fields = [
-        "player",
-        "tiles",
-        "points",
-        "tile_count",
-        "jokers",
-        "no_meld",
-        "charge",
-        "score",
-        "winner",
-    ]
-    readonly_fields = fields
+    fields = RACK_FIELDS
+    readonly_fields = RACK_FIELDS
+
+
+# Shown and read-only alike (a tuple: both attributes take it).
+RESULT_FIELDS = (
+    "version",
+    "end",
+    "status",
+    "submitted_by",
+    "submitted_at",
+    "confirmed_by",
+)
 
 
 class ResultInline(ViewOnly, admin.TabularInline):
     model = Result
     extra = 0
-    fields = ["version", "end", "status", "submitted_by", "submitted_at", "confirmed_by"]
-    readonly_fields = fields
+    fields = RESULT_FIELDS
+    readonly_fields = RESULT_FIELDS
     show_change_link = True
+
+
+# Shown and read-only alike (a tuple: both attributes take it).
+PENALTY_FIELDS = (
+    "player",
+    "kind",
+    "tiles_drawn",
+    "points",
+    "note",
+    "recorded_by",
+    "voided",
+)
 
 
 class PenaltyInline(ViewOnly, admin.TabularInline):
     model = Penalty
     extra = 0
-    fields = ["player", "kind", "tiles_drawn", "points", "note", "recorded_by", "voided"]
-    readonly_fields = fields
+    fields = PENALTY_FIELDS
+    readonly_fields = PENALTY_FIELDS
 
 
 @admin.register(Game)

@@ -74,6 +74,9 @@ class Seat(models.Model):
     # Denormalised from table.round so the database itself can forbid seating a player
     # twice in one round.
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    # What django-simple-history records as the reason of the next change, when a service
+    # sets it; for the type checker only, not a column.
+    _change_reason: str
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
     # A player withdrawn while the table was in play: from game `absent_from` on, their
@@ -248,6 +251,10 @@ class RackEntry(models.Model):
 
     objects = RackEntryQuerySet.as_manager()
 
+    # Set on the racks RackEntryQuerySet.scored() reads; for the type checker only.
+    sanction: int
+    net_score: int
+
     class Meta:
         ordering = ["result", "id"]
         constraints = [
@@ -419,11 +426,11 @@ class ExportStorage(FileSystemStorage):
     use: a changed setting (a test's temporary directory) counts at once."""
 
     @property
-    def base_location(self) -> str:  # type: ignore[override]
+    def base_location(self) -> str:
         return str(settings.EXPORT_DIR)
 
     @property
-    def location(self) -> str:  # type: ignore[override]
+    def location(self) -> str:
         return os.path.abspath(self.base_location)
 
 

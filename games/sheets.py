@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import segno
 from celery import shared_task
@@ -83,10 +83,10 @@ def sheets_of_round(
     """What the sheets of a round show (one table's only, given `table_number`): per
     table its seats, each game's starter and its table link (the link's address and QR,
     from `PUBLIC_BASE_URL`). Issues the links as `user`."""
-    tables = round_tables(round_)
+    chosen = round_tables(round_)
     if table_number is not None:
-        tables = tables.filter(number=table_number)
-    tables = list(tables)
+        chosen = chosen.filter(number=table_number)
+    tables = list(chosen)
     links = table_links_issue(
         by=user, round_=round_, table_numbers=[table.number for table in tables]
     )
@@ -145,7 +145,7 @@ def weasyprint() -> Any:
 
 
 def _paper(size: str) -> list[CSS]:
-    path = finders.find("css/site.css")
+    path = cast(str, finders.find("css/site.css"))  # the site's own stylesheet: always found
     return _stylesheets(path, os.path.getmtime(path), size)
 
 
@@ -172,7 +172,8 @@ def sheets_filename(tournament: Tournament, round_: Round, paper: str, table: in
 
 def round_pdf(job: ExportJob) -> bytes:
     """The job's round, every sheet, as one PDF; its progress counts the sheets."""
-    round_ = Round.objects.select_related("tournament").get(pk=job.round_id)
+    round_id = cast(int, job.round_id)  # a sheets job names its round
+    round_ = Round.objects.select_related("tournament").get(pk=round_id)
     tournament = round_.tournament
     sheets = sheets_of_round(job.requested_by, tournament, round_)
     export_job_progress(job, 0, len(sheets))
@@ -207,7 +208,8 @@ def render_sheets_pdf(job_id: int) -> int | None:
         with translation.override(job.params.get("language") or None):
             pdf = round_pdf(job)
             paper = job.params.get("paper", "a4")
-            filename = sheets_filename(job.round.tournament, job.round, paper, None)
+            round_ = cast(Round, job.round)  # a sheets job names its round
+            filename = sheets_filename(round_.tournament, round_, paper, None)
         export_job_finish(job, content=pdf, filename=filename)
     except Exception as exc:
         logger.exception("sheets job %s failed", job_id)

@@ -104,11 +104,21 @@ class PlayerInline(admin.TabularInline):
     show_change_link = True
 
 
+# Shown and read-only alike (a tuple: both attributes take it).
+ROUND_FIELDS = (
+    "number",
+    "method",
+    "seed",
+    "quality",
+    "created_at",
+)
+
+
 class RoundInline(ViewOnly, admin.TabularInline):
     model = Round
     extra = 0
-    fields = ["number", "method", "seed", "quality", "created_at"]
-    readonly_fields = fields
+    fields = ROUND_FIELDS
+    readonly_fields = ROUND_FIELDS
     show_change_link = True
 
 

@@ -56,7 +56,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, cast
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
@@ -124,7 +124,8 @@ def backups_list(directory: Path | None = None) -> list[Backup]:
 
 def _taken_order(backup: Backup) -> tuple[datetime, int]:
     """When it was taken, then its counter within that second (none: the first)."""
-    return backup.taken_at, int(NAME.match(backup.name)[2] or 1)
+    named = cast(re.Match[str], NAME.match(backup.name))  # listed only when the name matches
+    return backup.taken_at, int(named[2] or 1)
 
 
 def _backup_at(path: Path) -> Backup | None:

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
@@ -48,9 +49,9 @@ def tournament_page(need: Need = "view") -> Callable:
     """
     assert need in PREDICATES, need
 
-    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    def decorate(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
         @wraps(view)
-        def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponseBase:
             if need != "view" and not request.user.is_authenticated:
                 # A phone that signed in through a table link goes back through it: signed
                 # in again while it lasts, or told why it ended — never a bare sign-in form.
@@ -62,8 +63,12 @@ def tournament_page(need: Need = "view") -> Callable:
             if tournament is None:
                 raise Http404(_("No such tournament."))
             # A page of one table scores there: a table link may open it, no other page.
-            at = (kwargs.get("round_number"), kwargs.get("table_number"))
-            table = at if None not in at else None
+            round_number, table_number = kwargs.get("round_number"), kwargs.get("table_number")
+            table = (
+                (round_number, table_number)
+                if round_number is not None and table_number is not None
+                else None
+            )
             require(request.user, tournament, need, at=table)  # a 403 page for a lacking role
             return view(request, tournament, **kwargs)
 
@@ -107,6 +112,12 @@ class WholeNumberField(forms.IntegerField):
         if number is None:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         return number
+
+
+def choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
+    """The form's field `name`, a choice field whose choices a form sets when it is made
+    (`form.fields` types every field as a plain Field)."""
+    return cast(forms.ChoiceField, form.fields[name])
 
 
 class PageForm(forms.Form):

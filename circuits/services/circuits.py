@@ -25,7 +25,7 @@ from scoring.circuits import check_rule, rule_values
 from scoring.errors import RuleError
 from tournaments.events import pages_changed
 from tournaments.models import Tournament
-from tournaments.permissions import User, can_organise, require
+from tournaments.permissions import User, can_organise, require, signed_in
 from tournaments.services.validation import max_length_of, stamp_history_user, text
 
 from ..models import Circuit, CircuitAdministrator, CircuitEvent, CircuitRanking
@@ -61,9 +61,10 @@ def circuit_create(
     name = text("name", name, max_length=max_length_of(Circuit, "name"))
     values = rule_values(check_rule(rule or {}))
     circuit = Circuit(slug=_slug_for(name), name=name, rule=values, cutoff=_cutoff(cutoff))
-    circuit.created_by = by
+    user = signed_in(by)  # require_circuit_creator refused the anonymous visitor
+    circuit.created_by = user
     stamp_history_user(circuit, by).save()
-    CircuitAdministrator.objects.create(circuit=circuit, user=by)
+    CircuitAdministrator.objects.create(circuit=circuit, user=user)
     return circuit
 
 
@@ -111,7 +112,9 @@ def circuit_event_propose(*, circuit: Circuit, by: User, tournament: Tournament)
     if circuit.final_id == tournament.pk:
         raise RuleError("tournament", _("the circuit's final cannot count for it."))
     event, _created = CircuitEvent.objects.get_or_create(
-        circuit=circuit, tournament=tournament, defaults={"proposed_by": by}
+        circuit=circuit,
+        tournament=tournament,
+        defaults={"proposed_by": signed_in(by)},  # `require` refused the anonymous visitor
     )
     return event
 
@@ -124,7 +127,7 @@ def circuit_event_approve(*, circuit: Circuit, by: User, tournament: Tournament)
         raise RuleError("tournament", _("the circuit's final cannot count for it."))
     event, _created = CircuitEvent.objects.get_or_create(circuit=circuit, tournament=tournament)
     event.status = CircuitEvent.Status.APPROVED
-    event.approved_by, event.approved_at = by, timezone.now()
+    event.approved_by, event.approved_at = signed_in(by), timezone.now()  # see require_circuit
     stamp_history_user(event, by).save()
     circuit_event_refresh(event_id=event.pk)
     return event

@@ -82,7 +82,7 @@ def _finishes_of(tournament: Tournament) -> tuple[list[int], int, list[Found]]:
     }
     # Competition ranking among the field (a withdrawn player above holds no place).
     ranks = sorted(r["rank"] for r in rows)
-    place = {}
+    place: dict[int, int] = {}
     for i, rank in enumerate(ranks, start=1):
         place.setdefault(rank, i)
     best: dict[int, Found] = {}
@@ -192,7 +192,7 @@ def circuit_recompute(*, circuit_id: int) -> CircuitRanking | None:
         name, federation_id = known.get(person, ("", ""))
         return {"id": person, "name": name, "federation_id": federation_id}
 
-    rows = [
+    ranked_rows = [
         {
             "rank": r.rank,
             "person": who(r.person),
@@ -223,7 +223,7 @@ def circuit_recompute(*, circuit_id: int) -> CircuitRanking | None:
     snapshot = CircuitRanking.objects.create(
         circuit=circuit,
         computed_version=circuit.version,
-        rows=rows,
+        rows=ranked_rows,
         qualified=qualified,
         passed_down=passed,
         ties=list(result.ties),

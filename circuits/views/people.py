@@ -109,7 +109,7 @@ def person_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 services.player_person_link(player=player, by=request.user, person=person)
     except RuleError as error:
         field = error.path[0] if error.path and error.path[0] in form.fields else None
-        form.add_error(field, error.message)  # type: ignore[arg-type]
+        form.add_error(field, error.message)
         return _page(request, tournament, form=form, status=400)
     messages.success(request, _("%(person)s is registered.") % {"person": person})
     return redirect("tournament-people", slug=tournament.slug)

@@ -170,7 +170,8 @@ class IntegerFilter(filters.Filter):
 class TrueFalseQueryField(forms.NullBooleanField):
     """`true`/`false` (or 1/0); anything else is a 400, not silently no filter at all."""
 
-    def to_python(self, value: Any) -> bool | None:
+    # Django's NullBooleanField.to_python returns None too; the stubs keep BooleanField's bool.
+    def to_python(self, value: Any) -> bool | None:  # type: ignore[override]
         text = str(value).strip().lower() if value is not None else ""
         if text == "":
             return None
@@ -232,7 +233,7 @@ class GameListView(TournamentScoped, ListAPIView):
         return with_result_flag(games_shown().filter(table__round__tournament=self.tournament))
 
     def get_serializer_context(self) -> dict[str, Any]:
-        context = super().get_serializer_context()
+        context = dict(super().get_serializer_context())  # the stubs say Mapping
         if not self.fake():
             context.update(staff_context(self.request, self.tournament))
         return context

@@ -128,7 +128,7 @@ class ResultListView(GameScoped, ListAPIView):
         return results_shown().filter(game=self.game).order_by("version")
 
     def get_serializer_context(self) -> dict[str, Any]:
-        context = super().get_serializer_context()
+        context = dict(super().get_serializer_context())  # the stubs say Mapping
         if not getattr(self, "swagger_fake_view", False):
             context.update(staff_context(self.request, self.game.table.round.tournament))
         return context

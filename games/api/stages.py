@@ -79,7 +79,8 @@ class StageOutSerializer(serializers.Serializer):
         help_text="The slug of the division the stage is limited to (its cut takes only "
         "that division's players), or null.",
     )
-    source = serializers.IntegerField(
+    # A field named `source`: the stubs type the attribute as Field's own `source` string.
+    source = serializers.IntegerField(  # type: ignore[assignment]
         source="source.number",
         allow_null=True,
         default=None,
@@ -136,7 +137,8 @@ class StageInSerializer(StrictInput):
         help_text="A division's slug: the stage's cut takes only its players (not stage 1 "
         "nor a side event). One the tournament does not have is a 400 naming `division`.",
     )
-    source = StrictIntegerField(
+    # A field named `source`: the stubs type the attribute as Field's own `source` string.
+    source = StrictIntegerField(  # type: ignore[assignment]
         required=False,
         allow_null=True,
         help_text="The number of an earlier main stage to take the entrants from; left "

@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from scoring.errors import RuleError
-from tournaments.web import PageForm, WholeNumberField, add_rule_errors
+from tournaments.web import PageForm, WholeNumberField, add_rule_errors, choice_field
 
 from ..models import Absence, Game, Penalty, RackEntry, Result, Seat
 from ..words import seat_label
@@ -58,7 +58,7 @@ class ResultForm(PageForm):
 
     def __init__(self, *args: Any, seats: list[Seat], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["winner"].choices = [("", "—")] + [
+        choice_field(self, "winner").choices = [("", "—")] + [
             (seat.player_id, seat_label(seat.player, seat.position)) for seat in seats
         ]
 
@@ -161,7 +161,11 @@ class GameEntry:
         seats = [
             seat
             for seat in seats
-            if not (seat.absence == Absence.PLAYS_ON and seat.absent_from <= game.number)
+            if not (
+                seat.absence == Absence.PLAYS_ON
+                and seat.absent_from is not None
+                and seat.absent_from <= game.number
+            )
         ]
         self.seats = seats
         self.rack_value_url = rack_value_url
@@ -273,6 +277,6 @@ class PenaltyForm(PageForm):
 
     def __init__(self, *args: Any, seats: list[Seat], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [("", "—")] + [
+        choice_field(self, "player").choices = [("", "—")] + [
             (seat.player_id, seat_label(seat.player, seat.position)) for seat in seats
         ]

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Round, Tournament
 from tournaments.selectors import open_stages
-from tournaments.web import PageForm, WholeNumberField, whole_number
+from tournaments.web import PageForm, WholeNumberField, choice_field, whole_number
 
 # The most digits a start number can have: a database integer holds 9 safely.
 START_NUMBER_DIGITS = 9
@@ -61,7 +61,7 @@ class RoundOpenForm(PageForm):
         self.tournament = tournament
         stages = open_stages(tournament)
         self.asks_stage = len(stages) > 1
-        self.fields["stage"].choices = [("", "—")] + [
+        choice_field(self, "stage").choices = [("", "—")] + [
             (s.number, f"{s.number}. {s.name}") for s in stages
         ]
 
@@ -119,8 +119,8 @@ class RoundDrawForm(PageForm):
         if not seats and self.is_bound:
             seats = [(pid, str(pid)) for table in self._posted_draw() for pid in table]
         choices = [("", "—"), *seats]
-        self.fields["player_a"].choices = choices
-        self.fields["player_b"].choices = choices
+        choice_field(self, "player_a").choices = choices
+        choice_field(self, "player_b").choices = choices
 
     def _posted_draw(self) -> list[list[int]]:
         try:
@@ -216,11 +216,12 @@ class SeatSwapForm(PageForm):
             )
             for seat in seats
         ]
-        self.fields["player_a"].choices = choices
-        self.fields["player_b"].choices = choices
+        choice_field(self, "player_a").choices = choices
+        choice_field(self, "player_b").choices = choices
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data  # what Form.clean returns (the stubs allow None)
         if self.tournament is None:
             return cleaned
         numbers = {n for n in (cleaned.get("player_a"), cleaned.get("player_b")) if n}

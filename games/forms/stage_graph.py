@@ -10,7 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy
 
 from tournaments.models import Stage
-from tournaments.web import WholeNumberField
+from tournaments.web import WholeNumberField, choice_field
 
 from .stages import StageForm
 
@@ -73,7 +73,7 @@ class StageGraphForm(StageForm):
     def __init__(self, *args: Any, stages: list[Stage] | None = None, **kwargs: Any):
         """`stages`: the tournament's, for the source's choices."""
         super().__init__(*args, **kwargs)
-        self.fields["source"].choices = [
+        choice_field(self, "source").choices = [
             ("", gettext_lazy("The stage before")),
             *((str(s.number), f"{s.number}. {s.name}") for s in stages or [] if not s.is_side),
         ]

@@ -18,7 +18,7 @@ from django import forms
 from django.utils.translation import gettext_lazy
 
 from tournaments.models import Division, Stage
-from tournaments.web import PageForm, WholeNumberField
+from tournaments.web import PageForm, WholeNumberField, choice_field
 
 _SPLIT = re.compile(r"[\s,;]+")
 
@@ -82,7 +82,7 @@ class StageForm(PageForm):
         """`divisions`: the tournament's; without any, the form has no division field."""
         super().__init__(*args, **kwargs)
         if divisions:
-            self.fields["division"].choices = [
+            choice_field(self, "division").choices = [
                 ("", gettext_lazy("No: the whole field")),
                 *((d.slug, d.name) for d in divisions),
             ]

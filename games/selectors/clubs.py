@@ -83,7 +83,7 @@ def member_events(member: Member, user: User) -> list[MemberEvent]:
             MemberEvent(
                 player.tournament,
                 player,
-                row["rank"] if active else None,
+                row["rank"] if row is not None and active else None,
                 row["metrics"].get("score") if row else None,
             )
         )

@@ -13,7 +13,7 @@ Terms:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
@@ -21,6 +21,28 @@ from tournaments.models import Tournament
 from tournaments.permissions import can_view
 
 from ..models import Game, Penalty, RackEntry, Result, Seat
+
+if TYPE_CHECKING:  # django-stubs' name for a model instance with prefetched lists
+    from django_stubs_ext import WithAnnotations
+
+
+class ConfirmedResults(TypedDict):
+    """What a game read with its confirmed results carries (Prefetch to_attr)."""
+
+    confirmed_results: list[Result]
+
+
+class AllResults(TypedDict):
+    """What a game read with every result version carries (Prefetch to_attr)."""
+
+    all_results: list[Result]
+
+
+class SeriesGame(TypedDict):
+    """A player's game: its confirmed results and that player's penalties."""
+
+    confirmed_results: list[Result]
+    player_penalties: list[Penalty]
 
 
 def racks_scored() -> QuerySet[RackEntry]:
@@ -36,7 +58,7 @@ def results_shown() -> QuerySet[Result]:
     )
 
 
-def games_shown() -> QuerySet[Game]:
+def games_shown() -> QuerySet[WithAnnotations[Game, ConfirmedResults]]:
     """Games with their round, table, seated players, confirmed result and penalties,
     in a fixed handful of queries however many games are read."""
     return (

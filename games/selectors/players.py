@@ -5,16 +5,20 @@ standings.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db.models import Prefetch, QuerySet
 
 from tournaments.models import Player
 
 from ..models import Game, Penalty, Result, Seat, Standings
-from .games import results_shown
+from .games import SeriesGame, results_shown
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 
-def player_series(player: Player) -> QuerySet[Game]:
+def player_series(player: Player) -> QuerySet[WithAnnotations[Game, SeriesGame]]:
     """Every game at a table where the player sat, with the confirmed result and the
     player's penalties, in round and game order."""
     return (

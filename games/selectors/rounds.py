@@ -12,14 +12,17 @@ Terms:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from tournaments.models import Round
 
 from ..models import Game, Penalty, Result, Seat, Table
-from .games import racks_scored, results_shown
+from .games import AllResults, ConfirmedResults, racks_scored, results_shown
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 
 def round_tables(round_: Round) -> QuerySet[Table]:
@@ -42,6 +45,11 @@ def round_tables(round_: Round) -> QuerySet[Table]:
         )
         .order_by("number")
     )
+
+
+def table_games(table: Table) -> list[WithAnnotations[Game, ConfirmedResults]]:
+    """A table of `round_tables`: its games, each with its `confirmed_results`."""
+    return cast("list[WithAnnotations[Game, ConfirmedResults]]", list(table.games.all()))
 
 
 # The round page shows this many tables at a time (with "find my table" across all).
@@ -164,7 +172,7 @@ def round_seats_shown(round_: Round) -> QuerySet[Table]:
     )
 
 
-def table_series(table: Table) -> QuerySet[Game]:
+def table_series(table: Table) -> QuerySet[WithAnnotations[Game, AllResults]]:
     """The games of one table, each with every result version (`all_results`, newest
     first, racks included) and its penalties: what the scorekeeper's page shows."""
     return (

@@ -35,8 +35,9 @@ def stage_close_blockers(stage: Stage) -> list[str]:
     try:
         require_stage_closable(stage, stage.tournament)
     except Conflict as error:
-        missing = error.details.get("missing_results") or [error.message]
-        return [capfirst(str(sentence)) for sentence in missing]
+        missing = error.details.get("missing_results")
+        sentences = missing if isinstance(missing, list) and missing else [error.message]
+        return [capfirst(str(sentence)) for sentence in sentences]
     return []
 
 

@@ -46,7 +46,7 @@ from django.utils import timezone, translation
 from scoring.errors import RuleError
 from tournaments import jobs
 from tournaments.models import Round, Tournament
-from tournaments.permissions import User
+from tournaments.permissions import User, signed_in
 
 from ..models import ExportJob
 from .event_file.load import (
@@ -60,7 +60,10 @@ logger = logging.getLogger(__name__)
 
 SHEETS_TASK = "games.render_sheets_pdf"
 IMPORT_TASK = "games.import_event_file"
-TASKS = {ExportJob.Kind.SHEETS_PDF: SHEETS_TASK, ExportJob.Kind.EVENT_FILE_IMPORT: IMPORT_TASK}
+TASKS: dict[str, str] = {
+    ExportJob.Kind.SHEETS_PDF: SHEETS_TASK,
+    ExportJob.Kind.EVENT_FILE_IMPORT: IMPORT_TASK,
+}
 # Each job on a lane of its own: a 60 s PDF must not hold up a standings recompute.
 LANE = "exports"
 
@@ -100,7 +103,7 @@ def export_job_request(
             tournament=tournament,
             round=round_,
             params=params,
-            requested_by=by,
+            requested_by=signed_in(by),  # its callers refuse the anonymous visitor
             total=total,
         )
         if upload is not None:

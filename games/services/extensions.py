@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import RuleError
 from tournaments.lifecycle import require_open
-from tournaments.permissions import User, require
+from tournaments.permissions import User, require, signed_in
 from tournaments.services.validation import stamp_history_user
 
 from ..models import MAX_EXTENSIONS, Extension, Game
@@ -43,6 +43,7 @@ def extension_set(*, game: Game | int, by: User, player: object, used: object) -
     tournament = game.table.round.tournament
     require(by, tournament, "score", at=table_at(game))
     require_open(tournament)
+    by = signed_in(by)  # require refused the anonymous visitor
     player_id = _player_at(game, player)
     if isinstance(used, bool) or not isinstance(used, int) or not 0 <= used <= MAX_EXTENSIONS:
         raise RuleError(

@@ -120,9 +120,13 @@ def table_match(tournament: Tournament, table: Table) -> MatchState | None:
 def _lots(tournament: Tournament, seated: list[int]) -> dict[int, int]:
     """Each seated player's lot, as the standings draw it (`scoring.standings.lot_draw`)
     unless the player carries one."""
-    from_file = dict(
-        tournament.players.filter(pk__in=seated, lot__isnull=False).values_list("id", "lot")
-    )
+    from_file = {
+        pk: lot
+        for pk, lot in tournament.players.filter(pk__in=seated, lot__isnull=False).values_list(
+            "id", "lot"
+        )
+        if lot is not None  # as the filter asks
+    }
     seed = f"{tournament.pk}:{tournament.slug}"
     return {p: from_file.get(p, lot_draw(seed, p)) for p in seated}
 

@@ -54,7 +54,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from graphlib import CycleError, TopologicalSorter
-from typing import Any
+from typing import Any, cast
 
 import dj_database_url
 from django.apps import apps
@@ -261,7 +261,8 @@ def _preparers(model: type[models.Model], alias: str) -> list[Callable[[Any], An
         return lambda value: field.get_db_prep_save(value, connection)
 
     def plain(field: models.Field) -> bool:
-        stored = field.target_field if field.is_relation else field
+        # A concrete relation is a foreign key: it stores its target's value.
+        stored = field.target_field if isinstance(field, models.ForeignKey) else field
         return stored.get_internal_type() in PLAIN_TYPES
 
     return [
@@ -277,7 +278,7 @@ def _copy_table(model: type[models.Model], source: str, target: str, size: int) 
     prepare = _preparers(model, target)
     connection = connections[target]
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in fields)
+    columns = ", ".join(quote(cast(str, field.column)) for field in fields)  # concrete: a column
     statement = f"COPY {quote(model._meta.db_table)} ({columns}) FROM STDIN"
     rows = (
         model._base_manager.using(source)
@@ -309,8 +310,8 @@ def copy_all(
     order = tables()
     done = []
     with transaction.atomic(using=target):
-        for model in FILLED_BY_MIGRATE[::-1]:  # permissions point at content types
-            model._base_manager.using(target).all().delete()
+        for filled in FILLED_BY_MIGRATE[::-1]:  # permissions point at content types
+            filled._base_manager.using(target).all().delete()
         for model in order:
             started = time.perf_counter()
             try:

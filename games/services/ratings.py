@@ -120,7 +120,7 @@ def _first_difference(stored_changes: list[StoredChange], games: list[RatedGame]
             return game.position
     # Every current game matches; a stored game no longer rated (a result unconfirmed, a
     # tournament no longer rated) sits after them all, or nothing changed at all.
-    return len(games) if not stored else min(p for _, p in stored.values())
+    return len(games) if not stored else min(position for _, position, _ in stored.values())
 
 
 def _ratings_before(stored_changes: list[StoredChange], start: int) -> dict[int, Rating]:

@@ -27,6 +27,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
@@ -41,7 +42,7 @@ from scoring.tiles import parse_tiles
 from tournaments.events import results_changed
 from tournaments.lifecycle import require_open
 from tournaments.models import Player, Tournament, Webhook
-from tournaments.permissions import User, can_organise, require
+from tournaments.permissions import User, can_organise, require, signed_in
 from tournaments.services.validation import collect, max_length_of, stamp_history_user
 from tournaments.services.webhooks import webhooks_emit
 
@@ -150,7 +151,11 @@ def seated_for(game: Game) -> dict[int, Player]:
     return {
         seat.player_id: seat.player
         for seat in game.table.seats.select_related("player")
-        if not (seat.absence == Absence.PLAYS_ON and seat.absent_from <= game.number)
+        if not (
+            seat.absence == Absence.PLAYS_ON
+            and seat.absent_from is not None  # always set with an absence (a constraint)
+            and seat.absent_from <= game.number
+        )
     }
 
 
@@ -248,7 +253,7 @@ def _rack_in(index: int, rack: object, seated: Mapping[int, str]) -> RackIn:
         points=totals["points"],
         tile_count=totals["tile_count"],
         jokers=totals["jokers"] or 0,
-        no_meld=no_meld,  # type: ignore[arg-type]
+        no_meld=no_meld,
         name=label,
     )
 
@@ -275,7 +280,8 @@ def _game_in(
     if not isinstance(racks, Sequence) or isinstance(racks, str | bytes) or not racks:
         errors.append(RuleError("racks", _("list one rack for each seated player.")))
         raise_all(errors)
-    read = [collect(errors, _rack_in, index, rack, seated) for index, rack in enumerate(racks)]  # type: ignore[arg-type]
+    listed = cast("Sequence[object]", racks)  # refused just above when not a list
+    read = [collect(errors, _rack_in, index, rack, seated) for index, rack in enumerate(listed)]
     rack_ins = [rack for rack in read if rack is not None]
     # The engine checks what it can read too (a winner that is not an id has its error).
     if errors and isinstance(end, str) and (winner is None or type(winner) is int):
@@ -318,6 +324,7 @@ def result_submit(
     game = lock_game(game)
     tournament = game.table.round.tournament
     require(by, tournament, "score", at=table_at(game))
+    by = signed_in(by)  # require refused the anonymous visitor
     key = _idempotency_key(idempotency_key)
     fingerprint = _fingerprint(based_on=based_on, end=end, racks=racks, winner=winner)
     earlier = _replay(game, key, fingerprint)
@@ -352,7 +359,7 @@ def result_submit(
                 Result(
                     game=game,
                     version=current + 1,
-                    end=end,
+                    end=cast(str, end),  # score_game above refused any other end
                     status=Result.Status.CONFIRMED if confirm_now else Result.Status.SUBMITTED,
                     submitted_by=by,
                     confirmed_by=by if confirm_now else None,
@@ -416,6 +423,7 @@ def result_confirm(*, result: Result, by: User) -> Result:
     tournament = game.table.round.tournament
     require(by, tournament, "score", at=table_at(game))
     require_open(tournament)
+    by = signed_in(by)  # require refused the anonymous visitor
     result = Result.objects.get(pk=result.pk)
     if result.status != Result.Status.SUBMITTED:
         raise RuleError(
@@ -488,6 +496,7 @@ def penalty_record(
     tournament = game.table.round.tournament
     require(by, tournament, "score", at=table_at(game))
     require_open(tournament)
+    by = signed_in(by)  # require refused the anonymous visitor
     rules = tournament.rule_set
     errors: list[RuleError] = []
     seated = set(game.table.seats.values_list("player_id", flat=True))
@@ -498,7 +507,7 @@ def penalty_record(
                 _("player {player} is not seated at this table.").format(player=repr(player)),
             )
         )
-    draws = {
+    draws: dict[object, int] = {
         Penalty.Kind.TIMEOUT: rules.timeout_draw,
         Penalty.Kind.FAILED_MANIPULATION: rules.failed_manipulation_draw,
         Penalty.Kind.SANCTION: 0,
@@ -539,14 +548,16 @@ def penalty_record(
             )
         )
     raise_all(errors)
+    # What the checks above proved of the request's values (raise_all refused the rest).
+    player_id, kind_name, note_text = cast(int, player), cast(str, kind), cast(str, note)
     penalty = stamp_history_user(
         Penalty(
             game=game,
-            player_id=player,
-            kind=kind,
-            tiles_drawn=draws[kind],  # type: ignore[index]
-            points=points if kind == Penalty.Kind.SANCTION else 0,
-            note=note.strip(),  # type: ignore[union-attr]
+            player_id=player_id,
+            kind=kind_name,
+            tiles_drawn=draws[kind],
+            points=cast(int, points) if kind == Penalty.Kind.SANCTION else 0,
+            note=note_text.strip(),
             recorded_by=by,
         ),
         by,
@@ -569,6 +580,7 @@ def penalty_void(*, penalty: Penalty, by: User) -> Penalty:
     tournament = game.table.round.tournament
     require(by, tournament, "score", at=table_at(game))
     require_open(tournament)
+    by = signed_in(by)  # require refused the anonymous visitor
     if penalty.voided:
         raise RuleError((), _("this penalty is already void."))
     penalty.voided = True

@@ -111,7 +111,7 @@ def _check_manual_tables(
             )
         )
     raise_all(errors)
-    return tables  # type: ignore[return-value]
+    return tables
 
 
 def _seat_errors(
@@ -183,7 +183,7 @@ def _draw(
         return seat_swiss(ranked, history, tournament.table_size, seed, **wishes)
     if method in SEEDED_METHODS:
         ranked = seeded_order(stage, active) or ranked_players(tournament, active)
-        dealt = seat_seeded(ranked, tournament.table_size, method)  # type: ignore[arg-type]
+        dealt = seat_seeded(ranked, tournament.table_size, method)
         tables = [tuple(t) for t in place_fixed(dealt, wishes["fixed"])]
         return Seating(tables, seed, method, quality(tables, history, clubs=clubs))
     planned = _planned(tournament, number, list(active), history, seed)
@@ -299,8 +299,8 @@ def round_seating(
         seed = secrets.randbelow(2**31)
     seed = whole_number_between("seed", seed, low=0, high=MAX_SEED, nullable=False)
     if returned:
-        return _returned(tournament, method, number, active, tables, seed)  # type: ignore[arg-type]
-    return _draw(tournament, method, number, active, tables, seed, stage)  # type: ignore[arg-type]
+        return _returned(tournament, method, number, active, tables, seed)
+    return _draw(tournament, method, number, active, tables, seed, stage)
 
 
 def _returned(
@@ -361,7 +361,7 @@ def _planned(
         )
     plan = SeatingPlan.objects.filter(tournament=tournament).first()
     planned = plan.tables_for(number, players) if plan else None
-    if planned is not None:
+    if plan is not None and planned is not None:
         return Seating([tuple(t) for t in planned], plan.seed, "plan", quality(planned, history))
     schedule = plan_rounds(
         players, tournament.rounds_planned - number + 1, tournament.table_size, seed, history

@@ -48,7 +48,7 @@ def stage_games_per_table(tournament: Tournament, stage: Stage | None) -> int | 
     return tournament.games_per_table
 
 
-def method_or_stage_default(method: object, stage: Stage | None) -> object:
+def method_or_stage_default(method: str | None, stage: Stage | None) -> str | None:
     """The method named, or the stage's `seating` when none is named (else None: the
     method is missing, a 400 naming `method` as before stages had a seating)."""
     if method is None or method == "":

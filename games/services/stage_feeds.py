@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -28,7 +28,7 @@ from django.utils.translation import ngettext
 from scoring.i18n import isolate
 from scoring.stage_graph import Feed, FeedResult, carry, feed
 from scoring.stages import Ranked
-from tournaments.models import Player, Round, Stage, StageEntry
+from tournaments.models import Division, Player, Round, Stage, StageEntry
 from tournaments.selectors import division_members
 
 from ..models import Seat
@@ -76,7 +76,9 @@ def lot_seed(stage: Stage) -> str:
 
 
 def _as_feed(stage: Stage) -> Feed:
-    members = frozenset(division_members(stage.division)) if stage.division_id else None
+    # A division_id proves the division is there (cast: no query to check it).
+    division = cast(Division, stage.division) if stage.division_id else None
+    members = frozenset(division_members(division)) if division is not None else None
     return Feed(
         key=stage.number,
         rule=stage.entry or ("top" if stage.cut_top is not None else "min_score"),  # type: ignore[arg-type]

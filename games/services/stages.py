@@ -51,6 +51,7 @@ Side events (kind `side`, `stage_side_start`):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -140,7 +141,7 @@ def _stage_rows(stage: Stage) -> list[StageRow]:
     return [_row(row, players, entries) for row in rows]
 
 
-def _row(row: StandingRow, players: dict[int, Player], entries: dict[int, int]) -> StageRow:
+def _row(row: StandingRow, players: Mapping[int, Player], entries: dict[int, int]) -> StageRow:
     return StageRow(row.rank, players[row.player], entries.get(row.player, 0), dict(row.metrics))
 
 

@@ -24,6 +24,7 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -174,7 +175,7 @@ def _sums(
     before: int = EVERY_ROUND,
     stage: StageFilter | None = None,
 ) -> list[tuple]:
-    params = {
+    params: dict[str, Any] = {
         "credit_substitutes": credit_substitutes,
         "tournament": tournament_id,
         "before": before,
@@ -214,7 +215,7 @@ def ranked_rows(
     "withdrawn"). Only the games of rounds numbered below `before` count, and of `stage`'s
     rounds when given (ranked by the stage's `ranking`, with its `carried` scores)."""
     ranking = ranking if ranking is not None else tournament.ranking
-    common = {
+    common: dict[str, Any] = {  # the keyword arguments both computations take
         "players": players,
         "withdrawn": withdrawn,
         "penalties": penalties,

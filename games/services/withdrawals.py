@@ -38,7 +38,7 @@ from scoring.game import score_forfeit
 from tournaments.events import results_changed
 from tournaments.lifecycle import require_open
 from tournaments.models import Player, Tournament
-from tournaments.permissions import User, require
+from tournaments.permissions import SignedIn, User, require, signed_in
 from tournaments.services.validation import stamp_history_user
 
 from ..models import Absence, Game, RackEntry, Result, Seat
@@ -132,6 +132,7 @@ def player_withdraw(*, player: Player, by: User, unplayed: object = None) -> Wit
     tournament = lock_tournament(player.tournament_id)
     require(by, tournament, "organise")
     require_open(tournament)
+    by = signed_in(by)  # require refused the anonymous visitor
     player = Player.objects.select_for_update().get(pk=player.pk)
     player.tournament = tournament
     if player.status == Player.Status.WITHDRAWN:
@@ -156,7 +157,9 @@ def _absent_in(game: Game, extra: int | None = None) -> set[int]:
     absent = {
         seat.player_id
         for seat in game.table.seats.all()
-        if seat.absence == Absence.FORFEIT and seat.absent_from <= game.number
+        if seat.absence == Absence.FORFEIT
+        and seat.absent_from is not None
+        and seat.absent_from <= game.number
     }
     return absent | ({extra} if extra is not None else set())
 
@@ -168,14 +171,18 @@ def _present_in_play_order(game: Game, absent: set[int]) -> list[int]:
         seat
         for seat in game.table.seats.all()
         if seat.player_id not in absent
-        and not (seat.absence == Absence.PLAYS_ON and seat.absent_from <= game.number)
+        and not (
+            seat.absence == Absence.PLAYS_ON
+            and seat.absent_from is not None
+            and seat.absent_from <= game.number
+        )
     ]
     seats.sort(key=lambda seat: (seat.position - game.starter_position) % 4)
     return [seat.player_id for seat in seats]
 
 
 def _store_forfeit(
-    game: Game, by: User, tournament: Tournament, extra: int | None = None
+    game: Game, by: SignedIn, tournament: Tournament, extra: int | None = None
 ) -> Result:
     absent = _absent_in(game, extra)
     present = _present_in_play_order(game, absent)
@@ -227,6 +234,7 @@ def game_forfeit(*, game: Game | int, by: User, player: object, based_on: object
     tournament = game.table.round.tournament
     require(by, tournament, "organise")
     require_open(tournament)
+    by = signed_in(by)  # require refused the anonymous visitor
     if isinstance(based_on, bool) or not isinstance(based_on, int) or based_on < 0:
         raise RuleError("based_on", _("give the version this entry replaces (0 for the first)."))
     seats = {seat.player_id: seat for seat in game.table.seats.select_related("player")}

@@ -22,7 +22,8 @@ Terms:
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -40,7 +41,12 @@ from tournaments.web import add_rule_errors, tournament_context, tournament_page
 
 from ..forms.entry import GameEntry, PenaltyForm
 from ..models import MAX_EXTENSIONS, Extension, Game, Penalty, Result, Table
+from ..selectors.games import AllResults
 from ..selectors.rounds import table_series
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise
+    from django_stubs_ext import WithAnnotations
 from ..services.extensions import extension_add
 from ..services.matches import table_match
 from ..services.results import (
@@ -80,7 +86,9 @@ def _next_unentered(table: Table, after: int) -> Game | None:
     return next((g for g in games if g.number > after), games[0] if games else None)
 
 
-def _open_game(request: HttpRequest, games: list[Game], posted: Game | None) -> Game | None:
+def _open_game(
+    request: HttpRequest, games: Sequence[WithAnnotations[Game, AllResults]], posted: Game | None
+) -> Game | None:
     """The game to show with its form: the one just posted (its input or errors), the one
     asked for by ``?game=N``, else the first without a result (None when all have one)."""
     if posted is not None:
@@ -306,7 +314,7 @@ ACTIONS = {"result": _submit_result, "penalty": _record_penalty, "void": _void_p
 
 
 # A penalty's kind as a message names it, without the label's explanation in brackets.
-_PENALTY_WORDS = {
+_PENALTY_WORDS: dict[str, _StrPromise] = {
     Penalty.Kind.TIMEOUT: gettext_lazy("timeout"),
     Penalty.Kind.FAILED_MANIPULATION: gettext_lazy("failed manipulation"),
     Penalty.Kind.SANCTION: gettext_lazy("referee sanction"),
@@ -535,7 +543,12 @@ def rack_value(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     name ends in ``tiles`` is read.
     """
     text = next(
-        (value for key, value in request.GET.items() if key == "tiles" or key.endswith("-tiles")),
+        (
+            value
+            for key, value in request.GET.items()
+            if isinstance(value, str)  # always, in a request's query (never a list)
+            and (key == "tiles" or key.endswith("-tiles"))
+        ),
         "",
     )
     try:

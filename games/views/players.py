@@ -51,7 +51,7 @@ def _player_rows(player: Player) -> tuple[list[dict[str, Any]], list[tuple[str, 
         counted = rack is not None and (
             not rack.substitute or player.tournament.credit_substitute_games
         )
-        if counted:
+        if counted and rack is not None:  # counted says it is; the checker needs it here
             by_round[round_number] = by_round.get(round_number, 0) + rack.net_score
         rows.append(
             {

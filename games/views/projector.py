@@ -32,7 +32,7 @@ from django.views.decorators.http import require_GET
 from tournaments.models import Stage, Tournament
 from tournaments.web import tournament_page, whole_number
 
-from ..selectors.rounds import round_seats_shown, round_tables
+from ..selectors.rounds import round_seats_shown, round_tables, table_games
 from ..selectors.stages import stage_current_round
 from ..selectors.standings import standings_movement, standings_table
 from ..services.stages import stage_race, stage_rows
@@ -59,7 +59,7 @@ def _live_context(tournament: Tournament, top: int, cond: Conditional) -> dict[s
     table = cond.shown(standings_table(tournament, page=1))
     round_ = tournament.rounds.order_by("-number").first()
     cells = table.cells[:top]
-    number = round_ and round_.number
+    number = round_.number if round_ else None
     movement = standings_movement(
         tournament, [row for row, _ in cells], number, ranks_before(tournament, cond, number)
     )
@@ -130,7 +130,7 @@ def _stage_live_context(tournament: Tournament, stage: Stage) -> dict[str, Any]:
     tables = list(round_tables(round_)) if round_ else []
     # The table is shown while its game is played; once every game of the stage's last
     # round is in, the screen shows the race alone ("Game 5 is next.").
-    in_play = any(not game.confirmed_results for table in tables for game in table.games.all())
+    in_play = any(not game.confirmed_results for table in tables for game in table_games(table))
     target = stage.race_target or 0
     return {
         "tournament": tournament,

@@ -24,6 +24,7 @@ from django import forms
 from django.contrib import messages
 from django.db.models import Max
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
@@ -485,7 +486,9 @@ def export_job_status(request: HttpRequest, tournament: Tournament, job_id: int)
 
 @require_safe
 @tournament_page("score")
-def export_job_download(request: HttpRequest, tournament: Tournament, job_id: int) -> HttpResponse:
+def export_job_download(
+    request: HttpRequest, tournament: Tournament, job_id: int
+) -> HttpResponseBase:
     """A finished job's file (404 until it is done, or once it was cleaned up)."""
     job = _tournament_job(tournament, job_id)
     if job.status != ExportJob.Status.DONE or not job.file:

@@ -39,7 +39,9 @@ def stage_entrants_view(
         return redirect("stage-detail", slug=tournament.slug, stage_number=stage.number)
     try:
         entries = stage_entrants_set(
-            stage=stage, by=request.user, players=[by_number[n] for n in numbers]
+            stage=stage,
+            by=request.user,
+            players=[by_number[n] for n in numbers if n is not None],  # all known: checked above
         )
     except RuleError as error:
         messages.error(request, capfirst(error.message))

@@ -35,7 +35,7 @@ def table_link(
 ) -> HttpResponse:
     tournament = Tournament.objects.filter(slug=slug).first()
     round_ = tournament.rounds.filter(number=round_number).first() if tournament else None
-    if round_ is None:
+    if tournament is None or round_ is None:  # no round without its tournament
         raise Http404(_("No such round."))
     entry = redirect("table-entry", slug=slug, round_number=round_number, table_number=table_number)
     try:

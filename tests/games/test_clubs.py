@@ -164,6 +164,20 @@ def test_ratings_follow_corrections_and_sanctions_and_equal_a_recompute(alice, c
     assert incremental == expected
 
 
+def test_an_evening_no_longer_rated_drops_its_changes_and_keeps_the_others(alice, club, members):
+    # Its stored changes sit after every game still rated: the update starts there and
+    # re-rates nothing (the first evening's changes still match).
+    season = season_create(club=club, by=alice, name="Spring", rule={"rule": "sum"})
+    evening(alice, club, season, "Evening 1")
+    second = evening(alice, club, season, "Evening 2")
+    assert ratings_update(club_id=club.pk) == 16
+    tournament_hold_under(tournament=second, by=alice, club=club, season=season, rated=False)
+    assert ratings_update(club_id=club.pk) == 0
+    assert RatingChange.objects.filter(game__table__round__tournament=second).count() == 0
+    assert RatingChange.objects.count() == 8 * 4  # the first evening's 8 games, 4 members
+    assert current_ratings(club.pk) == rate_games(g.scores for g in rated_games(club.pk))
+
+
 def test_unrated_tournaments_and_unlinked_players_do_not_rate(alice, club, members):
     season = season_create(club=club, by=alice, name="Spring", rule={"rule": "sum"})
     evening(alice, club, season, "Friendly", rated=False)

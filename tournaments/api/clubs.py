@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -74,7 +75,9 @@ class MemberOutSerializer(serializers.Serializer):
 ORGANISER_ONLY = ("code", "joined_on")
 
 
-def member_data(member: Member, club: Club, user: Any, *, many: bool = False) -> Any:
+def member_data(
+    member: Member | QuerySet[Member], club: Club, user: Any, *, many: bool = False
+) -> Any:
     """`MemberOutSerializer` of one member (or a list), without `ORGANISER_ONLY` fields unless the
     caller runs the club."""
     data = MemberOutSerializer(member, many=many).data

@@ -29,7 +29,8 @@ class FormatOutSerializer(serializers.Serializer):
     key = serializers.CharField()
     name = serializers.CharField()
     description = serializers.CharField()
-    source = serializers.CharField(help_text="Where the format comes from.")
+    # A field named `source`: the stubs type the attribute as Field's own `source` string.
+    source = serializers.CharField(help_text="Where the format comes from.")  # type: ignore[assignment]
     tournament = serializers.DictField(help_text="The tournament settings it sets.")
     divisions = serializers.ListField(child=serializers.CharField())
     stages = FormatStageOutSerializer(many=True)
@@ -55,7 +56,7 @@ def format_out(chosen: Format) -> dict[str, Any]:
     }
 
 
-FORMAT_EXAMPLE = {
+FORMAT_EXAMPLE: dict[str, Any] = {
     "key": "belgian-open",
     "name": "Belgian open",
     "description": "Qualification at 3 games per table, semi-finals of the top 8 at 2 games "

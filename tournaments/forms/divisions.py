@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy
 
 from ..models import Division, Player
-from ..web import PageForm, WholeNumberField
+from ..web import PageForm, WholeNumberField, choice_field
 
 
 class DivisionForm(PageForm):
@@ -67,7 +67,9 @@ class DivisionPlayersForm(PageForm):
 
     def __init__(self, *args: Any, players: list[Player], **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["players"].choices = [(str(p.pk), f"#{p.number} {p.name}") for p in players]
+        choice_field(self, "players").choices = [
+            (str(p.pk), f"#{p.number} {p.name}") for p in players
+        ]
 
     def player_ids(self) -> list[int]:
         return [int(pk) for pk in self.cleaned_data["players"]]

@@ -4,7 +4,7 @@ club the user organises."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -46,8 +46,9 @@ class FormatForm(PageForm):
     def __init__(self, *args: Any, clubs: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if clubs is not None:
-            self.fields["club"].queryset = clubs
-            self.fields["club"].to_field_name = "slug"
+            club = cast(forms.ModelChoiceField, self.fields["club"])  # declared just above
+            club.queryset = clubs
+            club.to_field_name = "slug"
         if not clubs:
             del self.fields["club"]
 

@@ -12,7 +12,7 @@ The rule options' names and help come from `scoring.rules` (marked there, transl
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.functional import lazy
@@ -33,6 +33,9 @@ from scoring.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from scoring.standings import METRICS
 
 from ..models import Tournament
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 from ..rules_panel import RulesPreview, rules_preview
 from ..web import PageForm, WholeNumberField, whole_number
 
@@ -192,7 +195,7 @@ def _preset_choices() -> list[tuple[str, str]]:
     ]
 
 
-def _metric_choices() -> list[tuple[str, str]]:
+def _metric_choices() -> list[tuple[str, StrOrPromise]]:
     """The metrics a ranking may name, by name and direction, after a "not used" blank."""
     directions = {
         "higher": gettext("{metric} (higher is better)"),
@@ -397,7 +400,7 @@ class TournamentForm(PageForm):
         """The disabled fields (to send their values with the live rules panel's query)."""
         return [self[name] for name in LOCKED_AFTER_FIRST_RESULT if self.locked]
 
-    def clean(self) -> dict[str, Any]:
+    def clean(self) -> dict[str, Any] | None:
         data = super().clean()
         if self.locked:
             # A page loaded before the first result still has these editable: say so

@@ -8,13 +8,13 @@ Terms:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from ..models import Division, Member, Player, Tournament
-from ..web import PageForm, WholeNumberField
+from ..models import Club, Division, Member, Player, Tournament
+from ..web import PageForm, WholeNumberField, choice_field
 
 
 class PlayerForm(PageForm):
@@ -70,23 +70,25 @@ class PlayerForm(PageForm):
         super().__init__(*args, **kwargs)
         if divisions:
             # Any slug is taken as sent: the service names one the tournament lacks.
-            self.fields["divisions"].choices = [(d.slug, d.name) for d in divisions]
+            choice_field(self, "divisions").choices = [(d.slug, d.name) for d in divisions]
         else:
             del self.fields["divisions"]
         if tournament is None or tournament.club_id is None:
             del self.fields["member"]
             return
         # Who each member is already, so the list says it before the service refuses it.
+        others = tournament.players.exclude(member=None)
+        if player is not None:
+            others = others.exclude(pk=player.pk)
         taken = {
             member: (name, number)
-            for member, name, number in tournament.players.exclude(member=None)
-            .exclude(pk=getattr(player, "pk", None))
-            .values_list("member", "name", "number")
+            for member, name, number in others.values_list("member", "name", "number")
         }
         field = self.fields["member"]
         if player is not None:  # the name stays as typed when editing
             field.help_text = self.member_help_editing
-        field.queryset = tournament.club.members.order_by("name", "pk")  # type: ignore[attr-defined]
+        club = cast(Club, tournament.club)  # club_id is set (checked above)
+        field.queryset = club.members.order_by("name", "pk")  # type: ignore[attr-defined]
         field.label_from_instance = lambda member: _member_label(member, taken)  # type: ignore[attr-defined]
 
     def values(self) -> dict[str, Any]:

@@ -74,6 +74,10 @@ class StaffInvitation(models.Model):
     )
     revoked_at = models.DateTimeField(null=True, blank=True)
 
+    # The invitation's link token, set by the reads that list invitations to their staff
+    # (`tournaments.invitation_tokens`); for the type checker only, not a column.
+    token: str
+
     class Meta:
         ordering = ["-created_at"]
         constraints = [

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
@@ -94,7 +94,9 @@ def _member_fields(club: Club, values: Mapping[str, Any], member: Member | None)
             max_length=max_length_of(Member, "code"),
             required=False,
         )
-        taken = Member.objects.filter(club=club, code=code).exclude(pk=getattr(member, "pk", None))
+        taken = Member.objects.filter(club=club, code=code)
+        if member is not None:
+            taken = taken.exclude(pk=member.pk)
         if code and taken.exists():
             errors.append(
                 RuleError(
@@ -257,7 +259,7 @@ def club_member(tournament: Tournament, member_id: object) -> Member | None:
         raise RuleError(
             "member",
             _("no member of %(club)s has the id %(id)s.")
-            % {"club": tournament.club.name, "id": member_id},
+            % {"club": cast(Club, tournament.club).name, "id": member_id},  # club_id is set
         )
     return member
 
@@ -330,8 +332,9 @@ def tournament_hold_under(
     one club cannot place a tournament in another's season or take it away."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     require(by, tournament, "organise")
-    for owner in {club, tournament.club} - {None}:
-        require_club(by, owner)
+    for owner in {club, tournament.club}:
+        if owner is not None:
+            require_club(by, owner)
     if season is not None and (club is None or season.club_id != club.pk):
         raise RuleError(
             "season", _("%(season)s is not a season of this club.") % {"season": season.name}

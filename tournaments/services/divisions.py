@@ -125,7 +125,11 @@ def _checked(tournament: Tournament, values: dict[str, Any], division: Division 
     name = collect(
         errors, text, "name", values.get("name"), max_length=max_length_of(Division, "name")
     )
-    others = tournament.divisions.exclude(pk=division.pk if division else None)
+    others = (
+        tournament.divisions.all()
+        if division is None
+        else tournament.divisions.exclude(pk=division.pk)
+    )
     slug_given = values.get("slug")
     if slug_given in (None, "") and name:
         slug_given = _free_slug(name, others)

@@ -21,6 +21,7 @@ Terms (see `tournaments.models.people`): person, federation id, privacy, merged.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -31,7 +32,7 @@ from scoring.errors import RuleError, raise_all
 
 from .. import jobs
 from ..models import ClubOrganiser, Member, Person, Player, StaffMember
-from ..permissions import User, organises_club, require, require_club
+from ..permissions import User, organises_club, require, require_club, signed_in
 from .validation import collect, max_length_of, stamp_history_user, text
 
 # The circuits' job (circuits.tasks), found by name: this layer does not import it.
@@ -131,7 +132,8 @@ def person_create(
         raise PermissionDenied(_("Only organisers register people."))
     values = {"name": name, "federation_id": federation_id, "email": email}
     fields = _fields({**values, "birth_year": birth_year}, None)
-    person = stamp_history_user(Person(created_by=by, **fields), by)
+    # can_register_people refused the anonymous visitor
+    person = stamp_history_user(Person(created_by=signed_in(by), **fields), by)
     person.save()
     return person
 
@@ -162,9 +164,7 @@ def _live(person: Person | None, field: str = "person") -> None:
 def circuit_follow(tournament_ids: list[int]) -> None:
     """Ask the circuits to refresh these tournaments once the change commits."""
     for tournament_id in sorted(set(tournament_ids)):
-        transaction.on_commit(
-            lambda tournament_id=tournament_id: jobs.enqueue(CIRCUIT_TASK, tournament_id)
-        )
+        transaction.on_commit(partial(jobs.enqueue, CIRCUIT_TASK, tournament_id))
 
 
 @transaction.atomic

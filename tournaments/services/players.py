@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max, ProtectedError
@@ -37,7 +37,7 @@ from ..csv_files import (
 from ..csv_files import MAX_CSV_BYTES as MAX_CSV_BYTES  # where the views read it
 from ..events import results_changed
 from ..lifecycle import require_open
-from ..models import Division, Member, Player, Round, Tournament
+from ..models import Club, Division, Member, Player, Round, Tournament
 from ..permissions import User, require
 from .clubs import club_member, member_link_check
 from .divisions import divisions_of, pages_moved, set_divisions
@@ -283,7 +283,11 @@ def player_delete(*, player: Player, by: User) -> None:
             stamp_history_user(player, by).delete()
     except ProtectedError as error:
         round_ids = {getattr(row, "round_id", None) for row in error.protected_objects}
-        first = Round.objects.filter(pk__in=round_ids - {None}).order_by("number").first()
+        first = (
+            Round.objects.filter(pk__in={pk for pk in round_ids if pk is not None})
+            .order_by("number")
+            .first()
+        )
         names = {"number": player.number, "name": player.name}
         if first is None:
             message = _("#%(number)s %(name)s has played or been seated; withdraw instead.")
@@ -381,7 +385,11 @@ def _csv_members(
             )
         )
         return {}
-    club_members = Member.objects.filter(club_id=tournament.club_id, code__in=codes.values())
+    club_members = (
+        Member.objects.none()
+        if tournament.club_id is None
+        else Member.objects.filter(club_id=tournament.club_id, code__in=codes.values())
+    )
     known = {member.code: member for member in club_members}
     taken = dict(
         tournament.players.filter(member__in=known.values()).values_list("member_id", "name")
@@ -392,7 +400,7 @@ def _csv_members(
         member = known.get(code)
         names = {"line": line, "code": code}
         if member is None:
-            names["club"] = tournament.club.name
+            names["club"] = cast(Club, tournament.club).name  # refused above when None
             message = _("line %(line)s: no member of %(club)s has the code '%(code)s'.")
         elif code in seen:
             names["first"] = seen[code]

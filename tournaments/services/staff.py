@@ -54,10 +54,10 @@ from scoring.errors import Conflict, RuleError, RuleErrors, raise_all
 
 from ..invitation_tokens import INVITATION_SALT, invitation_token
 from ..models import StaffInvitation, StaffMember, Tournament
-from ..permissions import User, require
+from ..permissions import User, require, signed_in
 from ..selectors import invitation_is_for
 from ..words import invitation_problem
-from .validation import choice, collect, signed_in_or_none, stamp_history_user
+from .validation import choice, collect, max_length_of, signed_in_or_none, stamp_history_user
 
 GENERATED_PASSWORD_LENGTH = 14
 # No 0/O, 1/l/I: a generated password is read off a screen and typed on a phone.
@@ -189,10 +189,10 @@ def staff_account_create(
 
 
 @transaction.atomic
-def staff_role_change(*, member: StaffMember, by: User, role: str) -> StaffMember:
+def staff_role_change(*, member: StaffMember, by: User, role: object) -> StaffMember:
     """Give a staff member another role; the last organiser stays one."""
     require(by, _lock(member.tournament_id), "organise", fresh=True)
-    choice("role", role, StaffMember.Role)
+    role = choice("role", role, StaffMember.Role)
     member = _current(member)
     if member.role == role:
         return member
@@ -246,7 +246,7 @@ def staff_invite(*, tournament: Tournament, by: User, role: str) -> StaffInvitat
 def _invitee(value: object) -> str:
     """The username an invitation is addressed to: a non-empty string that fits the user
     model's field. Whether such an account exists is deliberately not asked."""
-    limit = get_user_model()._meta.get_field("username").max_length
+    limit = max_length_of(get_user_model(), "username")
     if not isinstance(value, str) or not value.strip():
         raise RuleError("username", _("is required."))
     value = value.strip()
@@ -289,6 +289,7 @@ def staff_invitation_join(*, token: str, by: User) -> StaffMember:
     invitation = staff_invitation_for(token, lock=True)
     if not invitation.username or not invitation_is_for(invitation, by):
         raise RuleError("token", _(NOT_YOURS))
+    by = signed_in(by)  # invitation_is_for refused the anonymous visitor
     member = StaffMember.objects.filter(tournament=invitation.tournament, user=by).first()
     if member is None:
         member = StaffMember(tournament=invitation.tournament, user=by, role=invitation.role)

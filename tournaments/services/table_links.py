@@ -14,10 +14,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..models import Round, TableLink
-from ..permissions import User, require
+from ..permissions import SignedIn, User, require
 
 
-def _link_user(round_: Round, table_number: int) -> User:
+def _link_user(round_: Round, table_number: int) -> SignedIn:
     """The user a table link signs in as: inactive (never signs in by name), with no
     usable password, named after its table so history reads "table 3, round 2"."""
     tournament = round_.tournament

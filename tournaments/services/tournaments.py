@@ -38,7 +38,7 @@ from scoring.standings import validate_ranking
 from ..events import results_changed
 from ..lifecycle import transition_error
 from ..models import StaffMember, Stage, Tournament
-from ..permissions import User, require
+from ..permissions import User, require, signed_in
 from .validation import (
     choice,
     collect,
@@ -205,6 +205,7 @@ def tournament_create(
     """
     if signed_in_or_none(by) is None or not getattr(by, "is_active", False):
         raise PermissionDenied(_("Sign in to create a tournament."))
+    by = signed_in(by)  # refused just above when anonymous
     errors: list[RuleError] = []
     name = collect(errors, _name, name)
     if slug:

@@ -13,19 +13,19 @@ sent the bad value.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, cast, overload
 
 from django.db import models
 from django.utils.translation import gettext as _
 
 from scoring.errors import Path, RuleError
 
-from ..permissions import User
+from ..permissions import SignedIn, User
 
 
 def max_length_of(model: type[models.Model], field: str) -> int:
     """The `max_length` of a model's text field: the one place a length limit lives."""
-    length = model._meta.get_field(field).max_length
+    length = cast(models.Field, model._meta.get_field(field)).max_length  # a column
     assert length is not None, f"{model.__name__}.{field} has no max_length"
     return length
 
@@ -51,6 +51,14 @@ def text(field: str | Path, value: object, *, max_length: int, required: bool = 
     return value
 
 
+@overload
+def whole_number_between(
+    field: str | Path, value: object, *, low: int, high: int, nullable: Literal[False]
+) -> int: ...
+@overload
+def whole_number_between(
+    field: str | Path, value: object, *, low: int, high: int, nullable: bool
+) -> int | None: ...
 def whole_number_between(
     field: str | Path, value: object, *, low: int, high: int, nullable: bool
 ) -> int | None:
@@ -100,6 +108,8 @@ def stamp_history_user(instance: Any, by: User) -> Any:
     return instance
 
 
-def signed_in_or_none(by: User) -> Any:
+def signed_in_or_none(by: User | None) -> SignedIn | None:
     """The user to store as `created_by` and the like: nobody for the anonymous visitor."""
-    return by if by is not None and getattr(by, "is_authenticated", False) else None
+    if by is None or not by.is_authenticated:
+        return None
+    return by

@@ -18,6 +18,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -83,7 +84,7 @@ def site_backups(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def backup_download(request: HttpRequest, name: str) -> HttpResponse:
+def backup_download(request: HttpRequest, name: str) -> HttpResponseBase:
     """The kept backup `name` as a zip with the key file (superusers only)."""
     if (refused := _superuser_only(request)) is not None:
         return refused

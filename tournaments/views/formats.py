@@ -15,6 +15,7 @@ from scoring.formats import CATALOGUE
 
 from ..forms.formats import FormatForm
 from ..models import Club
+from ..permissions import signed_in
 from ..services.formats import tournament_from_format
 from ..web import add_rule_errors
 
@@ -22,7 +23,8 @@ from ..web import add_rule_errors
 @login_required
 def tournament_from_format_page(request: HttpRequest) -> HttpResponse:
     """Any signed-in user; a club is offered to the organisers of clubs (season league)."""
-    clubs = Club.objects.filter(organisers__user=request.user).order_by("name")
+    user = signed_in(request.user)  # login_required let only the signed-in in
+    clubs = Club.objects.filter(organisers__user=user).order_by("name")
     form = FormatForm(request.POST or None, clubs=clubs)
     if request.method == "POST" and form.is_valid():
         try:

@@ -13,7 +13,7 @@ import random
 from datetime import date
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from games.models import Game
@@ -175,6 +175,8 @@ class Command(BaseCommand):
             qualify_event="National Final 2027",
         )
         snapshot = standings_recompute(tournament_id=tournament.pk)
+        if snapshot is None:
+            raise CommandError("The demo's standings were not computed.")
         leader = tournament.players.get(pk=snapshot.rows[0]["player"]["id"])
         player_update(player=leader, by=organiser, already_qualified=True)
 

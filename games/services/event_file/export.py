@@ -170,7 +170,7 @@ def _stages_out(
             "final_order": [[rank, number[player]] for rank, player in stage.final_order],
             "status": stage.status,
             "side_of": None if stage.side_of is None else stage.side_of.number,
-            "division": division.get(stage.division_id),
+            "division": None if stage.division_id is None else division.get(stage.division_id),
             "created_at": _when(stage.created_at),
             "entries": [
                 {"player": number[e.player_id], "seed_rank": e.seed_rank, "carried": e.carried}
@@ -256,7 +256,7 @@ def _rounds_out(
     return [
         {
             "number": r.number,
-            "stage": stage_number.get(r.stage_id),
+            "stage": None if r.stage_id is None else stage_number.get(r.stage_id),
             "method": r.method,
             "seed": r.seed,
             "quality": r.quality,

@@ -9,11 +9,11 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -32,7 +32,7 @@ from tournaments.models import (
     StageEntry,
     Tournament,
 )
-from tournaments.permissions import User
+from tournaments.permissions import SignedIn, User, signed_in
 from tournaments.services.validation import max_length_of, signed_in_or_none, stamp_history_user
 
 from ...models import Extension, Game, Penalty, RackEntry, Result, Seat, Table
@@ -117,12 +117,19 @@ def _time(value: str | None) -> datetime | None:
     return None if value is None else parse_datetime(value)
 
 
+def _stamp(value: str | None) -> datetime:
+    """A time the file must give (a result's entry, a penalty's record): the schema
+    requires it as a date-time, so `_time` finds one."""
+    return cast(datetime, _time(value))
+
+
 @transaction.atomic
 def event_file_import(*, by: User, document: object, slug: str | None = None) -> Tournament:
     """A new tournament from an event file, `by` its organiser; under `slug` when given,
     else under the document's. One transaction: nothing is saved unless all of it is."""
     if signed_in_or_none(by) is None or not getattr(by, "is_active", False):
         raise PermissionDenied(_("Sign in to import a tournament."))
+    by = signed_in(by)  # refused just above when anonymous
     if slug and (slugify(slug) != slug or len(slug) > max_length_of(Tournament, "slug")):
         raise RuleError("slug", _("use lowercase letters, digits and hyphens only."))
     raise_all(event_file_problems(document))
@@ -183,7 +190,7 @@ def _first_result(document: dict[str, Any]) -> str | None:
         for game in table["games"]
         for result in game["results"]
     ]
-    return min(times, key=_time) if times else None
+    return min(times, key=_stamp) if times else None
 
 
 def _divisions_in(tournament: Tournament, rows: list[dict[str, Any]]) -> dict[str, Division]:
@@ -198,8 +205,8 @@ def _divisions_in(tournament: Tournament, rows: list[dict[str, Any]]) -> dict[st
         for row in rows
     )
     timed = [(d, row.get("created_at")) for d, row in zip(divisions, rows, strict=True)]
-    timed = [(division, at) for division, at in timed if at]
-    _keep_times([division for division, at in timed], "created_at", (at for d, at in timed))
+    kept = [(division, at) for division, at in timed if at]
+    _keep_times([division for division, at in kept], "created_at", (at for d, at in kept))
     return {d.slug: d for d in divisions}
 
 
@@ -312,7 +319,7 @@ def _rounds_in(
     rows: list[dict[str, Any]],
     players: dict[int, Player],
     stages: dict[int, Stage],
-    by: User,
+    by: SignedIn,
 ) -> None:
     """Rounds, then tables, seats and games, then results, racks, penalties and
     extensions: one bulk insert per kind (ids come back from PostgreSQL and SQLite)."""
@@ -363,7 +370,7 @@ def _rounds_in(
     )
 
 
-def _results_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: User) -> None:
+def _results_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: SignedIn) -> None:
     pairs = [
         (
             Result(
@@ -374,7 +381,7 @@ def _results_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: 
                 submitted_by=by,
                 confirmed_by=by if r["confirmed_at"] else None,
                 confirmed_at=_time(r["confirmed_at"]),
-                submitted_at=_time(r["submitted_at"]),
+                submitted_at=_stamp(r["submitted_at"]),
             ),
             r,
         )
@@ -393,7 +400,13 @@ def _results_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: 
     )
 
 
-def _insert_rows(model: type, fields: tuple[str, ...], rows: Iterable[tuple]) -> None:
+def _column(model: type[models.Model], name: str) -> str:
+    """The column of one of the model's own fields (`_insert_rows` names no relation's
+    reverse side, which has none)."""
+    return cast(str, cast(models.Field, model._meta.get_field(name)).column)
+
+
+def _insert_rows(model: type[models.Model], fields: tuple[str, ...], rows: Iterable[tuple]) -> None:
     """Insert `rows` (values of `fields`, in order) into `model`'s table in one
     `executemany`. For the racks, four per result: the ORM's `bulk_create` spent most of
     an import compiling their SQL value by value; the values here are plain numbers,
@@ -401,13 +414,13 @@ def _insert_rows(model: type, fields: tuple[str, ...], rows: Iterable[tuple]) ->
     still hold every row."""
     quote = connection.ops.quote_name
     table = quote(model._meta.db_table)
-    columns = ", ".join(quote(model._meta.get_field(f).column) for f in fields)
+    columns = ", ".join(quote(_column(model, f)) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
     with connection.cursor() as cursor:
         cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", list(rows))
 
 
-def _penalties_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: User) -> None:
+def _penalties_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: SignedIn) -> None:
     rows = [(game, p) for game, g in games for p in g["penalties"]]
     Penalty.objects.bulk_create(
         Penalty(
@@ -421,7 +434,7 @@ def _penalties_in(games: list[tuple[Game, dict]], players: dict[int, Player], by
             voided=p["voided"],
             voided_by=by if p["voided"] else None,
             voided_at=_time(p["voided_at"]),
-            recorded_at=_time(p["recorded_at"]),
+            recorded_at=_stamp(p["recorded_at"]),
         )
         for game, p in rows
     )

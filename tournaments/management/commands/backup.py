@@ -21,6 +21,8 @@ class Command(BaseCommand):
             backup = backup_take("manual")
         except BackupError as error:
             raise CommandError(str(error)) from error
+        if backup is None:  # not SQLite: refused above
+            raise CommandError("Nothing to back up.")
         self.stdout.write(f"Backup taken: {backup.path} ({backup.size:,} bytes)")
         key = settings.BACKUP_DIR / "secret_key"
         if key.is_file():
