@@ -33,7 +33,9 @@ def season(alice, root):
     )  # fmt: skip
     for n in range(8):
         order = people[n % 4 :] + people[: n % 4]
-        event = qualifier(alice, f"Qualifier {n + 1}", order, day=date(2026, 3, 1) + timedelta(days=7 * n))
+        event = qualifier(
+            alice, f"Qualifier {n + 1}", order, day=date(2026, 3, 1) + timedelta(days=7 * n)
+        )
         circuit_event_approve(circuit=circuit, by=root, tournament=event)
     return circuit, people
 
