@@ -33,7 +33,7 @@ from ..permissions import can_run_circuit
 from ..selectors import circuit_calendar, circuits_listed, person_in_circuit
 from ..services import circuits as services
 from ..services.ranking import ranking_for_read
-from .examples import CIRCUIT_EXAMPLE, PERSON_REF
+from .examples import CIRCUIT_EVENT_DELETE, CIRCUIT_EXAMPLE, PERSON_REF
 
 RULE_HELP = (
     "points: places | beaten; place_points: points of places 1, 2, ...; beaten_points: "
@@ -243,6 +243,7 @@ class CircuitEventView(APIView):
         description="The circuit's administrators; the ranking is recomputed.",
         request=None,
         responses={204: None, **errors(400, 401, 403, 404)},
+        examples=CIRCUIT_EVENT_DELETE,
     )
     def delete(self, request: Any, slug: str, tournament: str) -> Response:
         circuit = _circuit(slug)

@@ -41,3 +41,12 @@ PERSON_EXAMPLE = OpenApiExample(
         "clubs": ["haifa-joker"],
     },
 )
+
+CIRCUIT_EVENT_DELETE = [
+    OpenApiExample(
+        "Not an administrator",
+        value={"detail": "Only the circuit's administrators may do this."},
+        response_only=True,
+        status_codes=["403"],
+    )
+]

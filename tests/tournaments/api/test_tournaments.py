@@ -35,6 +35,7 @@ TOURNAMENT_KEYS = {
     "credit_substitute_games",
     "qualify_slots",
     "qualify_event",
+    "qualify_stage",
 }
 EXAMPLE = {
     "name": "Club Open",
