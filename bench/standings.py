@@ -218,7 +218,13 @@ def staged(t: Tournament, raw_runs: list[float]) -> None:
     t.refresh_from_db()
     qualification = Stage.objects.create(tournament=t, number=1, name="Q", ranking=t.ranking)
     final = Stage.objects.create(
-        tournament=t, number=2, name="F", ranking=t.ranking, cut_top=1, carry_over="all"
+        tournament=t,
+        number=2,
+        name="F",
+        ranking=t.ranking,
+        entry="top",
+        cut_top=1,
+        carry_over="all",
     )
     last = t.rounds.count()
     t.rounds.filter(number__lte=last // 2).update(stage=qualification)

@@ -90,6 +90,13 @@ BLOCKER_COUNTS: dict[str, Any] = {
     ),
     "tournaments.Player": lambda n: ngettext("%(count)d player", "%(count)d players", n),
     "tournaments.TableLink": lambda n: ngettext("%(count)d table link", "%(count)d table links", n),
+    "tournaments.Person": lambda n: ngettext("%(count)d person", "%(count)d people", n),
+    "circuits.CircuitFinish": lambda n: ngettext(
+        "%(count)d circuit result", "%(count)d circuit results", n
+    ),
+    "circuits.FinalEntry": lambda n: ngettext(
+        "%(count)d final entry", "%(count)d final entries", n
+    ),
 }
 
 

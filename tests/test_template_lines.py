@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WRAP = 120
-MOST_LONG = 379
+MOST_LONG = 380
 LONGEST = 576
 
 
