@@ -12,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from tests.factories import make_tournament
+from tests.html import assert_in_html
 from tests.web import field_errors, text
 from tournaments.models import Club, ClubOrganiser, Member, Season
 from tournaments.services.clubs import (
@@ -127,7 +128,7 @@ def test_editing_a_member_keeps_the_history(as_user, alice, haifa):
     response = client.post(url, {"name": "Ada L.", "code": "H-1", "joined_on": "2023-01-05"})
     assert response.status_code == 302
     page = text(client.get(url))
-    assert 'Ada <span class="dir-arrow">→</span> <strong>Ada L.</strong>' in page
+    assert_in_html('Ada <span class="dir-arrow">→</span> <strong>Ada L.</strong>', page)
     assert "by alice" in page
     page = text(client.post(url, {"name": "Ada X", "code": "H-2", "joined_on": ""}))
     assert field_errors(page, "id_code") == ["membership number H-2 is taken in Haifa Joker."]

@@ -10,6 +10,7 @@ from django.urls import reverse
 from games.models import Game, Seat
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub
+from tests.html import assert_in_html
 from tests.web import field_errors, hidden_fields, text
 from tournaments.models import Player, Round, StaffMember, Tournament
 from tournaments.services.tournaments import tournament_update
@@ -189,7 +190,9 @@ def test_rules_panel_shows_every_option_with_overrides_applied(as_user):
     page = text(response)
     assert 'data-option="joker_penalty">50' in page  # the preset's
     assert "<td>Joker penalty</td>" in page  # the option's name in words, not its key
-    assert 'data-option="loss_cap">10 <span class="muted">(preset: none)' in page
+    assert_in_html(
+        '<td class="override" data-option="loss_cap">10 <span class="muted">(preset: none)', page
+    )
     assert "(the preset's)" in page and "1. Score" in page
     bad = text(as_user("anon").get(reverse("rules-preview"), {"preset": "mso", "loss_cap": "0"}))
     assert "loss_cap must be" in bad
