@@ -93,6 +93,12 @@ lan: $(STAMP) docs
 # `--dist loadgroup` deals the tests out one by one, except those marked with one
 # `xdist_group`, which one process runs together. `make test TEST_WORKERS=0`: one process.
 TEST_WORKERS ?= 3
+# Python keeps the bytecode it compiles (__pycache__, ignored by git) even where the
+# environment says not to (PYTHONDONTWRITEBYTECODE, set in many CI images): the suite
+# starts some hundred Python processes (the xdist workers, Celery workers, servers,
+# `manage.py` and bench runs), and each one compiling Django and the rest from source
+# again costs it about 3.5 s of CPU (docs/design/tests.md, "Bytecode").
+test: export PYTHONDONTWRITEBYTECODE =
 test: $(DEV_STAMP)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 	$(MAKE) lint

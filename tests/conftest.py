@@ -23,11 +23,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import hypothesis
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from django.test import override_settings
 from django.utils import translation
 
 from config.celery import app as celery_app
@@ -41,6 +44,8 @@ from tests.api import (  # noqa: F401 (fixtures, registered by being names of th
     tournament,
 )
 from tests.web import as_user, club, played  # noqa: F401 (fixtures, as above)
+
+T = TypeVar("T")
 
 #: The Redis databases of the xdist workers: gw0 uses 8, gw1 9, ... (a wider run wraps
 #: around and shares). The run without xdist keeps REDIS_URL's own database.
@@ -139,6 +144,48 @@ def _pages_move_at_once(settings):
     """A change reaches the public pages at the next read, not within the second a venue
     gets (tournaments.events, "coalescing"); the tests of that window set it back."""
     settings.PAGE_CACHE_COALESCE_SECONDS = 0
+
+
+def shared_rows(django_db_blocker, build: Callable[[], T]) -> Iterator[T]:
+    """`build()`'s rows, made once for the tests of a module (or class) in a transaction
+    rolled back at its end. In a module-scoped fixture:
+    `yield from shared_rows(django_db_blocker, build)`.
+
+    Each test asks for `db` as well (directly or through a fixture; pytest sets up the
+    module's fixture first): the test then runs in a savepoint of that transaction,
+    rolled back after it, so what one test writes never reaches the next and every test
+    starts from the same rows, as when they were made per test. Not for a module with
+    `transactional_db` tests (they would empty the tables under the open transaction).
+    `build` runs under the settings every test gets (`_in_process_jobs` and the rest:
+    jobs in-process, a cache of its own, fast passwords), and its after-commit jobs never
+    run, as in a `db` test."""
+    where = f"shared-rows-{build.__module__}.{build.__qualname__}"
+    cache = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": where}
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        eager = celery_app.conf.task_always_eager
+        celery_app.conf.task_always_eager = True
+        try:
+            with override_settings(
+                CACHES={"default": cache},
+                JOBS_INLINE=True,
+                PAGE_CACHE_COALESCE_SECONDS=0,
+                PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+            ):
+                rows = build()
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+        finally:
+            celery_app.conf.task_always_eager = eager
+    try:
+        yield rows
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
 
 
 @pytest.fixture

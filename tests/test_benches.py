@@ -8,8 +8,12 @@ the figures are not checked, only that the bench still works against today's cod
 Every bench gets a copy of one SQLite database migrated once for the session
 (`BENCH_DATABASE_READY`, bench/__init__.py): migrating costs more than the quick runs.
 They run with the local-memory cache and no broker (REDIS_URL and CELERY_BROKER_URL
-empty), so none empties the suite's Redis. bench.move_to_postgresql needs the PostgreSQL
-server of DATABASE_URL and is skipped without one (failed under REQUIRE_SERVICES=1).
+empty), so none empties the suite's Redis. A bench that collects the static files
+(bench.final_day serves pages with DEBUG off) collects them into a folder of the session,
+not the repository's staticfiles/, and without the compressed copies (COMPRESS_STATIC=0, as
+the club server): compressing them takes a minute of CPU, and no bench measures it.
+bench.move_to_postgresql needs the PostgreSQL server of DATABASE_URL and is skipped without
+one (failed under REQUIRE_SERVICES=1).
 """
 
 from __future__ import annotations
@@ -74,8 +78,14 @@ def migrated(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def static_root(tmp_path_factory) -> Path:
+    """The folder the benches collect static files into (collected once, then kept)."""
+    return tmp_path_factory.mktemp("bench-static")
+
+
 @pytest.mark.parametrize("name", [name for name in BENCHES if name not in EXCLUDED])
-def test_the_bench_runs_in_its_quick_mode(name, migrated, tmp_path):
+def test_the_bench_runs_in_its_quick_mode(name, migrated, static_root, tmp_path):
     database = tmp_path / "bench.sqlite3"
     shutil.copyfile(migrated, database)
     env = dict(
@@ -84,6 +94,8 @@ def test_the_bench_runs_in_its_quick_mode(name, migrated, tmp_path):
         BENCH_DATABASE_READY="1",
         REDIS_URL="",
         CELERY_BROKER_URL="",
+        STATIC_ROOT=str(static_root),
+        COMPRESS_STATIC="0",
     )
     args = ["--quick"]
     if name == "move_to_postgresql":

@@ -17,6 +17,7 @@ from collections import Counter
 
 import pytest
 import schemathesis
+from django.contrib.auth import get_user_model
 from django.core import signals
 from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
@@ -30,6 +31,7 @@ from schemathesis.config._checks import PositiveDataAcceptanceConfig
 from games.models import Game, Result
 from games.services.results import penalty_record
 from tests.api import _api_settings  # noqa: F401  (throttles out of the way)
+from tests.conftest import shared_rows
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, seated
 
@@ -55,12 +57,12 @@ def _summary():
         print(f"\nschemathesis: {sum(STATS.values())} cases answered")
 
 
-@pytest.fixture
-def seeded(db, django_user_model):
+def _seed() -> dict:
     """A public tournament with a round, a result and a penalty, a private one, and the
     ids the fuzzed paths are pointed at."""
-    root = django_user_model.objects.create_superuser("root", password="root-pass-123")
-    bob = django_user_model.objects.create_user("bob", password="bob-pass-123")
+    users = get_user_model().objects
+    root = users.create_superuser("root", password="root-pass-123")
+    bob = users.create_user("bob", password="bob-pass-123")
     tournament = make_tournament(root, name="Club Open", scorekeepers=[bob], players=8)
     round_ = open_round(tournament, root)
     game = Game.objects.filter(table__round=round_).order_by("table__number", "number").first()
@@ -78,8 +80,16 @@ def seeded(db, django_user_model):
     }
 
 
+@pytest.fixture(scope="module")
+def seeded(django_db_setup, django_db_blocker):
+    """`_seed()`'s rows, made once per module and process; every test runs in a savepoint
+    over them (tests/conftest.py's `shared_rows`), so each one starts from exactly these
+    rows whatever the requests of the one before wrote."""
+    yield from shared_rows(django_db_blocker, _seed)
+
+
 @pytest.fixture
-def wsgi_app(seeded):
+def wsgi_app(db, seeded):
     """The project's WSGI app, sharing the test's database transaction: Django's test
     client does the same, by not closing connections at the start and end of requests."""
     from config.wsgi import application
