@@ -239,6 +239,13 @@ def needs_series(ranking: Iterable[str]) -> bool:
     return not SERIES_METRICS.isdisjoint(ranking)
 
 
+def needs_parts(ranking: Iterable[str]) -> bool:
+    """Whether ranking by these metrics needs the series lines themselves (who sat in
+    which part of a series with whom: ``head_to_head``), not just per-player sums of
+    them (``table_wins`` and ``opponents_score`` are such sums)."""
+    return HEAD_TO_HEAD in ranking
+
+
 def needs_placement(ranking: Iterable[str]) -> bool:
     """Whether ranking by these metrics needs each game's finishing order."""
     return not PLACEMENT_METRICS.isdisjoint(ranking)
@@ -308,7 +315,9 @@ def _missed(missed_games: Mapping[int, int] | None, treatment: str) -> Missed | 
 @dataclass(slots=True)
 class PlayerTotals:
     """One player's sums over all their confirmed games (the fields of ``SeriesLine``
-    without the table): enough for every metric outside ``SERIES_METRICS``."""
+    without the table): enough for every metric outside ``SERIES_METRICS``. The caller
+    may add ``table_wins`` and ``opponents_score``, summed over the player's series the
+    way ``_tally`` sums them (see ``compute_standings_from_totals``)."""
 
     player: int
     games: int
@@ -317,6 +326,8 @@ class PlayerTotals:
     score: int
     charge: int
     best_game: int
+    table_wins: int | None = None
+    opponents_score: int | None = None
 
 
 def validate_ranking(ranking: object, field: str | Path = "ranking") -> tuple[str, ...]:
@@ -506,27 +517,46 @@ def compute_standings_from_totals(
     lots: Mapping[int, int] | None = None,
     placed: PlacementTotals | None = None,
     extra: Mapping[str, Mapping[int, int]] | None = None,
+    series_summed: bool = False,
 ) -> list[StandingRow]:
-    """``compute_standings`` for a ranking without ``SERIES_METRICS``, from one line per
-    player: the same ranks, and the same metrics except the series ones, which are left
-    out of the rows (nothing ranks by them, and they would cost a pass over every series).
-    ``placed`` as for ``compute_standings_from_series``.
+    """``compute_standings`` from one line per player: the same ranks, and the same
+    metrics except the series ones, which are left out of the rows (nothing ranks by
+    them, and they would cost a pass over every series). ``placed`` as for
+    ``compute_standings_from_series``.
+
+    With ``series_summed`` the caller has summed ``table_wins`` and ``opponents_score``
+    per player over their series (each line carries both; a player without a line has
+    0 of each), exactly as ``compute_standings_from_series`` would from the series lines:
+    a table won per series whose series score is the table's highest (ties each win),
+    and for each series the played ``score`` of everyone else at the table. Then a
+    ranking may use them, and the rows report them as the series path does. Only
+    ``head_to_head`` still needs the series lines themselves (``needs_parts``).
     """
     order = validate_ranking(ranking)
-    if needs_series(order):
+    if needs_parts(order) or (needs_series(order) and not series_summed):
         raise ValueError(f"ranking {order}: needs series lines, not per-player totals")
     roster = _roster(players)
     keys = ("score", "games_won", "games_played", "rummikubs", "rack_total", "best_game")
+    if series_summed:
+        keys += ("table_wins", "opponents_score")
     values: dict[str, dict[int, int]] = {key: dict.fromkeys(roster, 0) for key in keys}
+    score, won, played = values["score"], values["games_won"], values["games_played"]
+    rummikubs, rack, best = values["rummikubs"], values["rack_total"], values["best_game"]
     for line in totals:
-        if line.player not in values["score"]:
-            raise ValueError(f"totals: player {line.player} is not registered")
-        values["score"][line.player] = line.score
-        values["games_won"][line.player] = line.won
-        values["games_played"][line.player] = line.games
-        values["rummikubs"][line.player] = line.rummikubs
-        values["rack_total"][line.player] = line.charge
-        values["best_game"][line.player] = line.best_game if line.games else 0
+        player = line.player
+        if player not in score:
+            raise ValueError(f"totals: player {player} is not registered")
+        score[player] = line.score
+        won[player] = line.won
+        played[player] = line.games
+        rummikubs[player] = line.rummikubs
+        rack[player] = line.charge
+        best[player] = line.best_game if line.games else 0
+        if series_summed:
+            if line.table_wins is None or line.opponents_score is None:
+                raise ValueError(f"totals: player {player} has no series sums")
+            values["table_wins"][player] = line.table_wins
+            values["opponents_score"][player] = line.opponents_score
     missed = _missed(missed_games, missed_rounds)
     return _finish(
         roster,

@@ -42,6 +42,7 @@ from scoring.standings import (
     countback,
     lot_draw,
     needs_extra,
+    needs_parts,
     needs_placement,
     needs_series,
 )
@@ -111,29 +112,83 @@ SELECT rack.player_id, {_SUMS}
 {_RACKS}
 GROUP BY rack.player_id
 """
+# The per-player sums with the two series metrics that are sums over the series too
+# (`PlayerTotals` with `table_wins` and `opponents_score`), for a ranking that uses them but
+# not head_to_head: the series are summed in the database and only one row per player comes
+# back, instead of one per series for the engine to sum. A table is won by each player whose
+# series score there is the table's highest; opponents' score adds, for each series, the
+# played scores of everyone else at the table: the table's seated players' scores summed,
+# less the player's own, once per series. The outer sums are cast back to whole numbers
+# (PostgreSQL's SUM of a bigint is a numeric).
+SERIES_TOTALS_SQL = f"""
+WITH series AS (
+    SELECT rack.player_id, game.table_id, {_SUMS}
+    {_RACKS}
+    GROUP BY rack.player_id, game.table_id
+), played AS (
+    SELECT series.player_id, SUM(series.score) AS score
+    FROM series
+    GROUP BY series.player_id
+), seated AS (
+    SELECT series.table_id, MAX(series.score) AS top, SUM(played.score) AS score
+    FROM series
+    JOIN played ON played.player_id = series.player_id
+    GROUP BY series.table_id
+)
+SELECT series.player_id,
+       CAST(SUM(series.games) AS BIGINT), CAST(SUM(series.won) AS BIGINT),
+       CAST(SUM(series.rummikubs) AS BIGINT), CAST(SUM(series.score) AS BIGINT),
+       CAST(SUM(series.charge) AS BIGINT), MAX(series.best_game),
+       CAST(SUM(CASE WHEN series.score = seated.top THEN 1 ELSE 0 END) AS BIGINT),
+       CAST(SUM(seated.score) - COUNT(*) * MAX(played.score) AS BIGINT)
+FROM series
+JOIN seated ON seated.table_id = series.table_id
+JOIN played ON played.player_id = series.player_id
+GROUP BY series.player_id
+"""
 # Each player's finishing places (placement points, `scoring.placement`), counted: per
 # (player, table size, place, shared, won) the number of games. The place is worked out
 # over every rack of the result — a substitute's seat takes its place at the table too —
 # as `scoring.placement.finishing_places` does: the winners share place 1, the others
-# follow by game score after sanction points, equal scores sharing the better place (RANK
-# among the result's losers, after its winners). Only then are the substitutes' racks
-# left out (unless credited). Window functions: SQLite 3.25+ and PostgreSQL alike.
+# follow by game score after sanction points, equal scores sharing the better place. Only
+# then are the substitutes' racks left out (unless credited). One window, so one sort of
+# the racks: ordered winners first (all equal), then losers by game score, highest first,
+# RANK() is the place; the seats are the result's racks (the frame is the whole result);
+# and as equal keys are neighbours in that order, a place is shared when the rack before
+# or after has the same key. Window functions: SQLite 3.28+ and PostgreSQL alike.
 _GAME_SCORE = "rack.score - COALESCE(sanction.points, 0)"
-_WINS = "SUM(CASE WHEN rack.winner THEN 1 ELSE 0 END) OVER (PARTITION BY rack.result_id)"
+_PEER = (
+    "COALESCE({f}(rack.winner) OVER finish = rack.winner"
+    f" AND (rack.winner OR {{f}}({_GAME_SCORE}) OVER finish = {_GAME_SCORE}), FALSE)"
+)
+_PLACED = f"""
+    SELECT rack.player_id, rack.winner, rack.substitute,
+           CASE WHEN rack.winner AND result."end" = %(rummikub)s THEN 1 ELSE 0 END AS rummikub,
+           {_GAME_SCORE} AS score,
+           CASE WHEN rack.winner THEN 0 ELSE rack.charge END AS charge,
+           COUNT(*) OVER finish AS seats,
+           RANK() OVER finish AS place,
+           {_PEER.format(f="LAG")} OR {_PEER.format(f="LEAD")} AS shared
+    {_RACKS_OF.format(substitutes="")}
+    WINDOW finish AS (
+        PARTITION BY rack.result_id
+        ORDER BY CASE WHEN rack.winner THEN 0 ELSE 1 END,
+                 CASE WHEN rack.winner THEN 0 ELSE {_GAME_SCORE} END DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+"""
 PLACES_SQL = f"""
 SELECT placed.player_id, placed.seats, placed.place, placed.shared, placed.winner, COUNT(*)
-FROM (
-    SELECT rack.player_id, rack.winner, rack.substitute,
-           COUNT(*) OVER (PARTITION BY rack.result_id) AS seats,
-           CASE WHEN rack.winner THEN 1
-                ELSE {_WINS} + RANK() OVER (
-                    PARTITION BY rack.result_id, rack.winner ORDER BY {_GAME_SCORE} DESC)
-           END AS place,
-           CASE WHEN rack.winner THEN {_WINS} > 1
-                ELSE COUNT(*) OVER (PARTITION BY rack.result_id, rack.winner, {_GAME_SCORE}) > 1
-           END AS shared
-    {_RACKS_OF.format(substitutes="")}
-) placed
+FROM ({_PLACED}) placed
+WHERE placed.substitute = '' OR %(credit_substitutes)s
+GROUP BY placed.player_id, placed.seats, placed.place, placed.shared, placed.winner
+"""
+# The finishing places counted with the per-player sums beside them, in the same pass over
+# the racks, for a ranking by placement without series metrics: `TOTALS_SQL` is then these
+# rows summed per player (a few rows per player: one per place and table size).
+PLACED_TOTALS_SQL = f"""
+SELECT placed.player_id, placed.seats, placed.place, placed.shared, placed.winner, COUNT(*),
+       SUM(placed.rummikub), SUM(placed.score), SUM(placed.charge), MAX(placed.score)
+FROM ({_PLACED}) placed
 WHERE placed.substitute = '' OR %(credit_substitutes)s
 GROUP BY placed.player_id, placed.seats, placed.place, placed.shared, placed.winner
 """
@@ -229,15 +284,24 @@ def ranked_rows(
     credit = tournament.credit_substitute_games
     # A stage ranks its entrants only (its rounds seat no one else).
     known = set(players)
-    if needs_placement(ranking):
-        common["placed"] = _placed(tournament, credit, before, stage, known)
     extra = _extra(tournament, ranking, credit, before, stage, known, lots or {})
     if extra:
         common["extra"] = extra
-    if needs_series(ranking):
+    if needs_parts(ranking):  # head_to_head: who sat in which series with whom
+        if needs_placement(ranking):
+            common["placed"] = _placed(tournament, credit, before, stage, known)
         rows = _sums(SERIES_SQL, tournament.pk, credit, before, stage)
         series = [SeriesLine(*row) for row in rows if row[0] in known]
         return compute_standings_from_series(series=series, **common)
+    if needs_series(ranking):  # table wins, opponents' score: summed in SQL
+        if needs_placement(ranking):
+            common["placed"] = _placed(tournament, credit, before, stage, known)
+        rows = _sums(SERIES_TOTALS_SQL, tournament.pk, credit, before, stage)
+        totals = [PlayerTotals(*row) for row in rows if row[0] in known]
+        return compute_standings_from_totals(totals=totals, series_summed=True, **common)
+    if needs_placement(ranking):
+        totals, common["placed"] = _placed_totals(tournament, credit, before, stage, known)
+        return compute_standings_from_totals(totals=totals, **common)
     rows = _sums(TOTALS_SQL, tournament.pk, credit, before, stage)
     totals = [PlayerTotals(*row) for row in rows if row[0] in known]
     return compute_standings_from_totals(totals=totals, **common)
@@ -347,6 +411,38 @@ def _placed(
         if player in known
     )
     return placement_from_counts(counts, tournament.rule_set.placement_table())
+
+
+def _placed_totals(
+    tournament: Tournament,
+    credit: bool,
+    before: int,
+    stage: StageFilter | None,
+    known: set[int],
+) -> tuple[list[PlayerTotals], PlacementTotals]:
+    """The per-player sums and the placement totals from one query (`PLACED_TOTALS_SQL`):
+    the finishing places counted, each count with the sums of its games."""
+    totals: dict[int, PlayerTotals] = {}
+    counts = []
+    for player, seats, place, shared, winner, games, rummikubs, score, charge, best in _sums(
+        PLACED_TOTALS_SQL, tournament.pk, credit, before, stage
+    ):
+        if player not in known:
+            continue
+        counts.append(PlaceCount(player, seats, place, bool(shared), bool(winner), games))
+        won = games if winner else 0
+        sums = totals.get(player)
+        if sums is None:
+            totals[player] = PlayerTotals(player, games, won, rummikubs, score, charge, best)
+            continue
+        sums.games += games
+        sums.won += won
+        sums.rummikubs += rummikubs
+        sums.score += score
+        sums.charge += charge
+        sums.best_game = max(sums.best_game, best)
+    placed = placement_from_counts(counts, tournament.rule_set.placement_table())
+    return list(totals.values()), placed
 
 
 def standings_recompute(*, tournament_id: int) -> Standings | None:
