@@ -113,6 +113,7 @@ Decisions where the rules are silent (docs/rules/decisions.md)
   which a user types, is validated with ``RuleError``.
 """
 
+import functools
 import hashlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -388,6 +389,13 @@ def lot_draw(lot_seed: str, player: int) -> int:
 
     hashlib rather than ``hash()``, which is salted per process for str.
     """
+    return _lot_draw(lot_seed, player)
+
+
+# Every recompute of a tournament draws the same lots again: kept, as a tie-break key that
+# never changes (a few MB at most for the largest cache: 64 bytes or so an entry).
+@functools.lru_cache(maxsize=1 << 16)
+def _lot_draw(lot_seed: str, player: int) -> int:
     digest = hashlib.sha256(f"{lot_seed}:{player}".encode()).digest()
     return int.from_bytes(digest[:6], "big")
 
@@ -536,7 +544,14 @@ def compute_standings_from_totals(
     if needs_parts(order) or (needs_series(order) and not series_summed):
         raise ValueError(f"ranking {order}: needs series lines, not per-player totals")
     roster = _roster(players)
-    keys = ("score", "games_won", "games_played", "rummikubs", "rack_total", "best_game")
+    keys: tuple[str, ...] = (
+        "score",
+        "games_won",
+        "games_played",
+        "rummikubs",
+        "rack_total",
+        "best_game",
+    )
     if series_summed:
         keys += ("table_wins", "opponents_score")
     values: dict[str, dict[int, int]] = {key: dict.fromkeys(roster, 0) for key in keys}
@@ -727,22 +742,40 @@ def _finish(
         before = order[: order.index(HEAD_TO_HEAD)]
         table[HEAD_TO_HEAD] = _head_to_head(roster, before, table, parts, standing)
 
-    # Sort key: a tuple in which smaller is better, so "higher" metrics are negated; the
-    # player id after it only makes the order inside a shared rank deterministic.
-    columns = [(table[k], -1 if METRICS[k].direction == "higher" else 1) for k in order]
-    keyed = sorted(
-        ((standing[p], *(sign * column[p] for column, sign in columns)), p) for p in roster
-    )
+    return _ranked(roster, order, table, standing)
 
-    reported = [k for k in METRICS if k in table]
+
+def _ranked(
+    roster: list[int],
+    order: tuple[str, ...],
+    table: Mapping[str, Mapping[int, float]],
+    standing: Mapping[int, int],
+) -> list[StandingRow]:
+    """The rows, best first, with their competition ranks: by ``standing`` (active
+    first), then ``order``'s metrics; every metric in ``table`` reported."""
+    # Sort key: a tuple in which smaller is better, so "higher" metrics are negated; the
+    # player id after it only makes the order inside a shared rank deterministic. Built
+    # column by column and zipped (one tuple per player, the id last): the hot part of
+    # ranking a large field, where a generator per player costs twice as much.
+    keys: list[list[float]] = [[standing[p] for p in roster]]
+    for k in order:
+        column = table[k]
+        if METRICS[k].direction == "higher":
+            keys.append([-column[p] for p in roster])
+        else:
+            keys.append([column[p] for p in roster])
+    keyed = sorted(zip(*keys, roster, strict=True))
+
+    reported = [(k, table[k]) for k in METRICS if k in table]
     rows: list[StandingRow] = []
     previous_key: tuple[float, ...] | None = None
     rank = 0
-    for place, (key, player) in enumerate(keyed, start=1):
+    for place, entry in enumerate(keyed, start=1):
+        key, player = entry[:-1], entry[-1]
         if key != previous_key:  # competition ranking: a new value takes its place number
             rank = place
             previous_key = key
-        rows.append(StandingRow(rank, player, {k: table[k][player] for k in reported}))
+        rows.append(StandingRow(rank, player, {k: column[player] for k, column in reported}))
     return rows
 
 

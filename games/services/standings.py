@@ -21,7 +21,6 @@ tournament may read (the views check visibility); recomputing changes nothing bu
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -544,8 +543,10 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     if computed_at != snapshot.computed_at:
         return Standings.objects.get(pk=snapshot.pk)
     # The public pages move only if the table they show changed (a result awaiting
-    # confirmation, or a penalty that changes no total, stores the same rows again).
-    shown = json.dumps([snapshot.ranking, stored], sort_keys=True, default=str)
+    # confirmation, or a penalty that changes no total, stores the same rows again). The
+    # rows are built in a fixed order (keys and metrics alike), so their repr is the same
+    # for the same table, and it takes half the time of sorted JSON.
+    shown = repr((snapshot.ranking, stored))
     standings_shown(tournament.slug, hashlib.blake2b(shown.encode(), digest_size=12).hexdigest())
     return snapshot
 
