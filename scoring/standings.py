@@ -1,9 +1,11 @@
 """Standings: rank a tournament's players from their confirmed game results
 (docs/rules/standings.md).
 
-Pure Python: no Django, no database. The Django side sums the confirmed results of each
-series in one SQL query, turns the rows into ``SeriesLine`` values and calls
-``compute_standings_from_series``; this module does the rest of the arithmetic and the
+Pure Python: no Django, no database. The Django side sums the confirmed results in one
+SQL query: per player (``PlayerTotals``, ``compute_standings_from_totals``), with
+``table_wins`` and ``opponents_score`` summed per series there too when the ranking uses
+them (``series_summed``), or per series (``SeriesLine``, ``compute_standings_from_series``)
+when it uses ``head_to_head``; this module does the rest of the arithmetic and the
 ordering. ``compute_standings`` takes one line per player and game (``GameLine``) instead,
 the natural input to write by hand: it folds the games into series lines (``fold_games``)
 and ranks them the same way.

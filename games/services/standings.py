@@ -146,28 +146,28 @@ JOIN played ON played.player_id = series.player_id
 GROUP BY series.player_id
 """
 # Each player's finishing places (placement points, `scoring.placement`), counted: per
-# (player, table size, place, shared, won) the number of games. The place is worked out
-# over every rack of the result — a substitute's seat takes its place at the table too —
-# as `scoring.placement.finishing_places` does: the winners share place 1, the others
-# follow by game score after sanction points, equal scores sharing the better place. Only
-# then are the substitutes' racks left out (unless credited). One window, so one sort of
-# the racks: ordered winners first (all equal), then losers by game score, highest first,
-# RANK() is the place; the seats are the result's racks (the frame is the whole result);
-# and as equal keys are neighbours in that order, a place is shared when the rack before
-# or after has the same key. Window functions: SQLite 3.28+ and PostgreSQL alike.
+# (player, table size, place, shared first place, won) the number of games. The place is
+# worked out over every rack of the result — a substitute's seat takes its place at the
+# table too — as `scoring.placement.finishing_places` does: the winners share place 1, the
+# others follow by game score after sanction points, equal scores sharing the better place.
+# Only then are the substitutes' racks left out (unless credited). One window, so one sort
+# of the racks: ordered winners first (all equal), then losers by game score, highest
+# first, RANK() is the place; over the whole result (the frame), the racks are the table's
+# size and the winners whether place 1 is shared. Whether a loser's place is shared is not
+# worked out (`shared` is false for a loser): it changes none of the loser's points, and a
+# first place is a winner's alone. The window's aggregates are over the whole result, so
+# PostgreSQL computes them once a result. Window functions: SQLite 3.28+ and PostgreSQL.
 _GAME_SCORE = "rack.score - COALESCE(sanction.points, 0)"
-_PEER = (
-    "COALESCE({f}(rack.winner) OVER finish = rack.winner"
-    f" AND (rack.winner OR {{f}}({_GAME_SCORE}) OVER finish = {_GAME_SCORE}), FALSE)"
-)
+# `paid`: a winner's rummikub (1 or 0), a loser's charge; `winner` is in every grouping, so
+# its sum is the one or the other (a narrower row to sort than both).
 _PLACED = f"""
-    SELECT rack.player_id, rack.winner, rack.substitute,
-           CASE WHEN rack.winner AND result."end" = %(rummikub)s THEN 1 ELSE 0 END AS rummikub,
+    SELECT rack.player_id, rack.winner, rack.substitute = '' AS own,
+           CASE WHEN NOT rack.winner THEN rack.charge
+                WHEN result."end" = %(rummikub)s THEN 1 ELSE 0 END AS paid,
            {_GAME_SCORE} AS score,
-           CASE WHEN rack.winner THEN 0 ELSE rack.charge END AS charge,
            COUNT(*) OVER finish AS seats,
-           RANK() OVER finish AS place,
-           {_PEER.format(f="LAG")} OR {_PEER.format(f="LEAD")} AS shared
+           SUM(CASE WHEN rack.winner THEN 1 ELSE 0 END) OVER finish AS winners,
+           RANK() OVER finish AS place
     {_RACKS_OF.format(substitutes="")}
     WINDOW finish AS (
         PARTITION BY rack.result_id
@@ -175,21 +175,22 @@ _PLACED = f"""
                  CASE WHEN rack.winner THEN 0 ELSE {_GAME_SCORE} END DESC
         ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
 """
+_PLACE_KEY = "placed.seats, placed.place, placed.winner AND placed.winners > 1, placed.winner"
 PLACES_SQL = f"""
-SELECT placed.player_id, placed.seats, placed.place, placed.shared, placed.winner, COUNT(*)
+SELECT placed.player_id, {_PLACE_KEY}, COUNT(*)
 FROM ({_PLACED}) placed
-WHERE placed.substitute = '' OR %(credit_substitutes)s
-GROUP BY placed.player_id, placed.seats, placed.place, placed.shared, placed.winner
+WHERE placed.own OR %(credit_substitutes)s
+GROUP BY placed.player_id, {_PLACE_KEY}
 """
 # The finishing places counted with the per-player sums beside them, in the same pass over
 # the racks, for a ranking by placement without series metrics: `TOTALS_SQL` is then these
 # rows summed per player (a few rows per player: one per place and table size).
 PLACED_TOTALS_SQL = f"""
-SELECT placed.player_id, placed.seats, placed.place, placed.shared, placed.winner, COUNT(*),
-       SUM(placed.rummikub), SUM(placed.score), SUM(placed.charge), MAX(placed.score)
+SELECT placed.player_id, {_PLACE_KEY}, COUNT(*), SUM(placed.paid), SUM(placed.score),
+       MAX(placed.score)
 FROM ({_PLACED}) placed
-WHERE placed.substitute = '' OR %(credit_substitutes)s
-GROUP BY placed.player_id, placed.seats, placed.place, placed.shared, placed.winner
+WHERE placed.own OR %(credit_substitutes)s
+GROUP BY placed.player_id, {_PLACE_KEY}
 """
 
 # Each player's three best single games (countback: second_best_game, third_best_game).
@@ -264,7 +265,9 @@ def ranked_rows(
     lots: dict[int, int] | None = None,
 ):
     """Rank from per-player totals when the ranking allows it (one row per player comes
-    back), from series lines when it needs to know who sat with whom (one per series).
+    back: table wins and opponents' score summed per series in SQL; placement counted in
+    the same pass as the sums, a few rows per player), from series lines only when it
+    needs to know who sat in which series with whom: head_to_head (one row per series).
     Withdrawn players come after the active ones, ranked on from there (`scoring.standings`,
     "withdrawn"). Only the games of rounds numbered below `before` count, and of `stage`'s
     rounds when given (ranked by the stage's `ranking`, with its `carried` scores)."""
@@ -423,13 +426,13 @@ def _placed_totals(
     the finishing places counted, each count with the sums of its games."""
     totals: dict[int, PlayerTotals] = {}
     counts = []
-    for player, seats, place, shared, winner, games, rummikubs, score, charge, best in _sums(
+    for player, seats, place, shared, winner, games, paid, score, best in _sums(
         PLACED_TOTALS_SQL, tournament.pk, credit, before, stage
     ):
         if player not in known:
             continue
         counts.append(PlaceCount(player, seats, place, bool(shared), bool(winner), games))
-        won = games if winner else 0
+        won, rummikubs, charge = (games, paid, 0) if winner else (0, 0, paid)
         sums = totals.get(player)
         if sums is None:
             totals[player] = PlayerTotals(player, games, won, rummikubs, score, charge, best)
@@ -450,10 +453,12 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     Five SQL queries whatever the size, and BEGIN and COMMIT around the insert outside a
     transaction: the tournament with the id of its snapshot at that version if there is
     one, the players with their penalty counts, the sums per player (per series when the
-    ranking needs to know who sat with whom), the insert and the id of the stored row (one
-    more if another worker stored that version meanwhile; one more, the finishing places
-    counted, when the ranking uses placement points or first places). Old snapshots are
-    pruned by the job afterwards (`standings_prune`), not here.
+    ranking needs head_to_head; with table wins and opponents' score beside them when it
+    uses those; with the finishing places counted when it uses placement points or first
+    places), the insert and the id of the stored row (one more if another worker stored
+    that version meanwhile; one more, the finishing places counted apart, when a ranking
+    uses placement and series metrics both). Old snapshots are pruned by the job
+    afterwards (`standings_prune`), not here.
     """
     current = Standings.objects.filter(
         tournament=OuterRef("pk"), computed_version=OuterRef("results_version")
