@@ -11,7 +11,19 @@ aggregate (sum of scores, games won, games played per player), their ratio, and 
 number of SQL queries of one recompute; the minimum of each set of runs too, as the
 median moves with whatever else the machine is doing. Then a staged case, and the
 standings read by division (a quarter of the players) against the whole read. Targets
-at 1,000 x 10: ratio ≤ 3, recompute ≤ 300 ms on a 2-core machine.
+at 1,000 x 10: ratio ≤ 2 for the tournament's own ranking (`games_won, score`), ≤ 3 for
+the series ranking and the placement-points ranking; recompute ≤ 300 ms on a 2-core
+machine.
+
+What the ratio compares: the baseline only reads (one query, one row per player back);
+a timed recompute also deletes the stored snapshot first (so that it is not skipped: a
+few ms) and then does everything a worker does — the tournament and the players read,
+the sums, the ranking, the snapshot built and stored (some 300 KB of JSON) and its id
+read back — so the ratio can approach 1 but not reach it. It is the same baseline for
+all three rankings: each must be near one plain read of the racks, however much more it
+works out. On a loaded machine the ratio of the medians grows with the load (the
+recompute's seven round trips each wait for a core, the raw read's one): compare two
+versions in the same conditions, their runs interleaved.
 """
 
 from __future__ import annotations

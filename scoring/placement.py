@@ -231,7 +231,10 @@ class PlaceCount:
     player: int
     seats: int  # racks in the game's result
     place: int  # 1 = best
-    shared: bool  # another player finished in the same place
+    # Another player finished in the same place. Only a winner's matters (a first place
+    # is a winner's alone, and a shared place earns its points all the same), so a caller
+    # may leave a loser's False: the recompute's SQL does.
+    shared: bool
     winner: bool  # the player won the game
     games: int
 

@@ -1,9 +1,11 @@
 """Standings: rank a tournament's players from their confirmed game results
 (docs/rules/standings.md).
 
-Pure Python: no Django, no database. The Django side sums the confirmed results of each
-series in one SQL query, turns the rows into ``SeriesLine`` values and calls
-``compute_standings_from_series``; this module does the rest of the arithmetic and the
+Pure Python: no Django, no database. The Django side sums the confirmed results in one
+SQL query: per player (``PlayerTotals``, ``compute_standings_from_totals``), with
+``table_wins`` and ``opponents_score`` summed per series there too when the ranking uses
+them (``series_summed``), or per series (``SeriesLine``, ``compute_standings_from_series``)
+when it uses ``head_to_head``; this module does the rest of the arithmetic and the
 ordering. ``compute_standings`` takes one line per player and game (``GameLine``) instead,
 the natural input to write by hand: it folds the games into series lines (``fold_games``)
 and ranks them the same way.
@@ -113,6 +115,7 @@ Decisions where the rules are silent (docs/rules/decisions.md)
   which a user types, is validated with ``RuleError``.
 """
 
+import functools
 import hashlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -239,6 +242,13 @@ def needs_series(ranking: Iterable[str]) -> bool:
     return not SERIES_METRICS.isdisjoint(ranking)
 
 
+def needs_parts(ranking: Iterable[str]) -> bool:
+    """Whether ranking by these metrics needs the series lines themselves (who sat in
+    which part of a series with whom: ``head_to_head``), not just per-player sums of
+    them (``table_wins`` and ``opponents_score`` are such sums)."""
+    return HEAD_TO_HEAD in ranking
+
+
 def needs_placement(ranking: Iterable[str]) -> bool:
     """Whether ranking by these metrics needs each game's finishing order."""
     return not PLACEMENT_METRICS.isdisjoint(ranking)
@@ -308,7 +318,9 @@ def _missed(missed_games: Mapping[int, int] | None, treatment: str) -> Missed | 
 @dataclass(slots=True)
 class PlayerTotals:
     """One player's sums over all their confirmed games (the fields of ``SeriesLine``
-    without the table): enough for every metric outside ``SERIES_METRICS``."""
+    without the table): enough for every metric outside ``SERIES_METRICS``. The caller
+    may add ``table_wins`` and ``opponents_score``, summed over the player's series the
+    way ``_tally`` sums them (see ``compute_standings_from_totals``)."""
 
     player: int
     games: int
@@ -317,6 +329,8 @@ class PlayerTotals:
     score: int
     charge: int
     best_game: int
+    table_wins: int | None = None
+    opponents_score: int | None = None
 
 
 def validate_ranking(ranking: object, field: str | Path = "ranking") -> tuple[str, ...]:
@@ -377,6 +391,13 @@ def lot_draw(lot_seed: str, player: int) -> int:
 
     hashlib rather than ``hash()``, which is salted per process for str.
     """
+    return _lot_draw(lot_seed, player)
+
+
+# Every recompute of a tournament draws the same lots again: kept, as a tie-break key that
+# never changes (a few MB at most for the largest cache: 64 bytes or so an entry).
+@functools.lru_cache(maxsize=1 << 16)
+def _lot_draw(lot_seed: str, player: int) -> int:
     digest = hashlib.sha256(f"{lot_seed}:{player}".encode()).digest()
     return int.from_bytes(digest[:6], "big")
 
@@ -506,27 +527,53 @@ def compute_standings_from_totals(
     lots: Mapping[int, int] | None = None,
     placed: PlacementTotals | None = None,
     extra: Mapping[str, Mapping[int, int]] | None = None,
+    series_summed: bool = False,
 ) -> list[StandingRow]:
-    """``compute_standings`` for a ranking without ``SERIES_METRICS``, from one line per
-    player: the same ranks, and the same metrics except the series ones, which are left
-    out of the rows (nothing ranks by them, and they would cost a pass over every series).
-    ``placed`` as for ``compute_standings_from_series``.
+    """``compute_standings`` from one line per player: the same ranks, and the same
+    metrics except the series ones, which are left out of the rows (nothing ranks by
+    them, and they would cost a pass over every series). ``placed`` as for
+    ``compute_standings_from_series``.
+
+    With ``series_summed`` the caller has summed ``table_wins`` and ``opponents_score``
+    per player over their series (each line carries both; a player without a line has
+    0 of each), exactly as ``compute_standings_from_series`` would from the series lines:
+    a table won per series whose series score is the table's highest (ties each win),
+    and for each series the played ``score`` of everyone else at the table. Then a
+    ranking may use them, and the rows report them as the series path does. Only
+    ``head_to_head`` still needs the series lines themselves (``needs_parts``).
     """
     order = validate_ranking(ranking)
-    if needs_series(order):
+    if needs_parts(order) or (needs_series(order) and not series_summed):
         raise ValueError(f"ranking {order}: needs series lines, not per-player totals")
     roster = _roster(players)
-    keys = ("score", "games_won", "games_played", "rummikubs", "rack_total", "best_game")
+    keys: tuple[str, ...] = (
+        "score",
+        "games_won",
+        "games_played",
+        "rummikubs",
+        "rack_total",
+        "best_game",
+    )
+    if series_summed:
+        keys += ("table_wins", "opponents_score")
     values: dict[str, dict[int, int]] = {key: dict.fromkeys(roster, 0) for key in keys}
+    score, won, played = values["score"], values["games_won"], values["games_played"]
+    rummikubs, rack, best = values["rummikubs"], values["rack_total"], values["best_game"]
     for line in totals:
-        if line.player not in values["score"]:
-            raise ValueError(f"totals: player {line.player} is not registered")
-        values["score"][line.player] = line.score
-        values["games_won"][line.player] = line.won
-        values["games_played"][line.player] = line.games
-        values["rummikubs"][line.player] = line.rummikubs
-        values["rack_total"][line.player] = line.charge
-        values["best_game"][line.player] = line.best_game if line.games else 0
+        player = line.player
+        if player not in score:
+            raise ValueError(f"totals: player {player} is not registered")
+        score[player] = line.score
+        won[player] = line.won
+        played[player] = line.games
+        rummikubs[player] = line.rummikubs
+        rack[player] = line.charge
+        best[player] = line.best_game if line.games else 0
+        if series_summed:
+            if line.table_wins is None or line.opponents_score is None:
+                raise ValueError(f"totals: player {player} has no series sums")
+            values["table_wins"][player] = line.table_wins
+            values["opponents_score"][player] = line.opponents_score
     missed = _missed(missed_games, missed_rounds)
     return _finish(
         roster,
@@ -697,22 +744,40 @@ def _finish(
         before = order[: order.index(HEAD_TO_HEAD)]
         table[HEAD_TO_HEAD] = _head_to_head(roster, before, table, parts, standing)
 
-    # Sort key: a tuple in which smaller is better, so "higher" metrics are negated; the
-    # player id after it only makes the order inside a shared rank deterministic.
-    columns = [(table[k], -1 if METRICS[k].direction == "higher" else 1) for k in order]
-    keyed = sorted(
-        ((standing[p], *(sign * column[p] for column, sign in columns)), p) for p in roster
-    )
+    return _ranked(roster, order, table, standing)
 
-    reported = [k for k in METRICS if k in table]
+
+def _ranked(
+    roster: list[int],
+    order: tuple[str, ...],
+    table: Mapping[str, Mapping[int, float]],
+    standing: Mapping[int, int],
+) -> list[StandingRow]:
+    """The rows, best first, with their competition ranks: by ``standing`` (active
+    first), then ``order``'s metrics; every metric in ``table`` reported."""
+    # Sort key: a tuple in which smaller is better, so "higher" metrics are negated; the
+    # player id after it only makes the order inside a shared rank deterministic. Built
+    # column by column and zipped (one tuple per player, the id last): the hot part of
+    # ranking a large field, where a generator per player costs twice as much.
+    keys: list[list[float]] = [[standing[p] for p in roster]]
+    for k in order:
+        column = table[k]
+        if METRICS[k].direction == "higher":
+            keys.append([-column[p] for p in roster])
+        else:
+            keys.append([column[p] for p in roster])
+    keyed = sorted(zip(*keys, roster, strict=True))
+
+    reported = [(k, table[k]) for k in METRICS if k in table]
     rows: list[StandingRow] = []
     previous_key: tuple[float, ...] | None = None
     rank = 0
-    for place, (key, player) in enumerate(keyed, start=1):
+    for place, entry in enumerate(keyed, start=1):
+        key, player = entry[:-1], entry[-1]
         if key != previous_key:  # competition ranking: a new value takes its place number
             rank = place
             previous_key = key
-        rows.append(StandingRow(rank, player, {k: table[k][player] for k in reported}))
+        rows.append(StandingRow(rank, player, {k: column[player] for k, column in reported}))
     return rows
 
 

@@ -21,7 +21,6 @@ tournament may read (the views check visibility); recomputing changes nothing bu
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +41,7 @@ from scoring.standings import (
     countback,
     lot_draw,
     needs_extra,
+    needs_parts,
     needs_placement,
     needs_series,
 )
@@ -111,31 +111,86 @@ SELECT rack.player_id, {_SUMS}
 {_RACKS}
 GROUP BY rack.player_id
 """
+# The per-player sums with the two series metrics that are sums over the series too
+# (`PlayerTotals` with `table_wins` and `opponents_score`), for a ranking that uses them but
+# not head_to_head: the series are summed in the database and only one row per player comes
+# back, instead of one per series for the engine to sum. A table is won by each player whose
+# series score there is the table's highest; opponents' score adds, for each series, the
+# played scores of everyone else at the table: the table's seated players' scores summed,
+# less the player's own, once per series. The outer sums are cast back to whole numbers
+# (PostgreSQL's SUM of a bigint is a numeric).
+SERIES_TOTALS_SQL = f"""
+WITH series AS (
+    SELECT rack.player_id, game.table_id, {_SUMS}
+    {_RACKS}
+    GROUP BY rack.player_id, game.table_id
+), played AS (
+    SELECT series.player_id, SUM(series.score) AS score
+    FROM series
+    GROUP BY series.player_id
+), seated AS (
+    SELECT series.table_id, MAX(series.score) AS top, SUM(played.score) AS score
+    FROM series
+    JOIN played ON played.player_id = series.player_id
+    GROUP BY series.table_id
+)
+SELECT series.player_id,
+       CAST(SUM(series.games) AS BIGINT), CAST(SUM(series.won) AS BIGINT),
+       CAST(SUM(series.rummikubs) AS BIGINT), CAST(SUM(series.score) AS BIGINT),
+       CAST(SUM(series.charge) AS BIGINT), MAX(series.best_game),
+       CAST(SUM(CASE WHEN series.score = seated.top THEN 1 ELSE 0 END) AS BIGINT),
+       CAST(SUM(seated.score) - COUNT(*) * MAX(played.score) AS BIGINT)
+FROM series
+JOIN seated ON seated.table_id = series.table_id
+JOIN played ON played.player_id = series.player_id
+GROUP BY series.player_id
+"""
 # Each player's finishing places (placement points, `scoring.placement`), counted: per
-# (player, table size, place, shared, won) the number of games. The place is worked out
-# over every rack of the result — a substitute's seat takes its place at the table too —
-# as `scoring.placement.finishing_places` does: the winners share place 1, the others
-# follow by game score after sanction points, equal scores sharing the better place (RANK
-# among the result's losers, after its winners). Only then are the substitutes' racks
-# left out (unless credited). Window functions: SQLite 3.25+ and PostgreSQL alike.
+# (player, table size, place, shared first place, won) the number of games. The place is
+# worked out over every rack of the result — a substitute's seat takes its place at the
+# table too — as `scoring.placement.finishing_places` does: the winners share place 1, the
+# others follow by game score after sanction points, equal scores sharing the better place.
+# Only then are the substitutes' racks left out (unless credited). One window, so one sort
+# of the racks: ordered winners first (all equal), then losers by game score, highest
+# first, RANK() is the place; over the whole result (the frame), the racks are the table's
+# size and the winners whether place 1 is shared. Whether a loser's place is shared is not
+# worked out (`shared` is false for a loser): it changes none of the loser's points, and a
+# first place is a winner's alone. The window's aggregates are over the whole result, so
+# PostgreSQL computes them once a result. Window functions: SQLite 3.28+ and PostgreSQL.
 _GAME_SCORE = "rack.score - COALESCE(sanction.points, 0)"
-_WINS = "SUM(CASE WHEN rack.winner THEN 1 ELSE 0 END) OVER (PARTITION BY rack.result_id)"
-PLACES_SQL = f"""
-SELECT placed.player_id, placed.seats, placed.place, placed.shared, placed.winner, COUNT(*)
-FROM (
-    SELECT rack.player_id, rack.winner, rack.substitute,
-           COUNT(*) OVER (PARTITION BY rack.result_id) AS seats,
-           CASE WHEN rack.winner THEN 1
-                ELSE {_WINS} + RANK() OVER (
-                    PARTITION BY rack.result_id, rack.winner ORDER BY {_GAME_SCORE} DESC)
-           END AS place,
-           CASE WHEN rack.winner THEN {_WINS} > 1
-                ELSE COUNT(*) OVER (PARTITION BY rack.result_id, rack.winner, {_GAME_SCORE}) > 1
-           END AS shared
+# `paid`: a winner's rummikub (1 or 0), a loser's charge; `winner` is in every grouping, so
+# its sum is the one or the other (a narrower row to sort than both).
+_PLACED = f"""
+    SELECT rack.player_id, rack.winner, rack.substitute = '' AS own,
+           CASE WHEN NOT rack.winner THEN rack.charge
+                WHEN result."end" = %(rummikub)s THEN 1 ELSE 0 END AS paid,
+           {_GAME_SCORE} AS score,
+           COUNT(*) OVER finish AS seats,
+           SUM(CASE WHEN rack.winner THEN 1 ELSE 0 END) OVER finish AS winners,
+           RANK() OVER finish AS place
     {_RACKS_OF.format(substitutes="")}
-) placed
-WHERE placed.substitute = '' OR %(credit_substitutes)s
-GROUP BY placed.player_id, placed.seats, placed.place, placed.shared, placed.winner
+    WINDOW finish AS (
+        PARTITION BY rack.result_id
+        ORDER BY CASE WHEN rack.winner THEN 0 ELSE 1 END,
+                 CASE WHEN rack.winner THEN 0 ELSE {_GAME_SCORE} END DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+"""
+_PLACE_KEY = "placed.seats, placed.place, placed.winner AND placed.winners > 1, placed.winner"
+PLACES_SQL = f"""
+SELECT placed.player_id, {_PLACE_KEY}, COUNT(*)
+FROM ({_PLACED}) placed
+WHERE placed.own OR %(credit_substitutes)s
+GROUP BY placed.player_id, {_PLACE_KEY}
+"""
+# The finishing places counted with the per-player sums beside them, in the same pass over
+# the racks, for a ranking by placement without series metrics: `TOTALS_SQL` is then these
+# rows summed per player (a few rows per player: one per place and table size).
+PLACED_TOTALS_SQL = f"""
+SELECT placed.player_id, {_PLACE_KEY}, COUNT(*), SUM(placed.paid), SUM(placed.score),
+       MAX(placed.score)
+FROM ({_PLACED}) placed
+WHERE placed.own OR %(credit_substitutes)s
+GROUP BY placed.player_id, {_PLACE_KEY}
 """
 
 # Each player's three best single games (countback: second_best_game, third_best_game).
@@ -210,7 +265,9 @@ def ranked_rows(
     lots: dict[int, int] | None = None,
 ):
     """Rank from per-player totals when the ranking allows it (one row per player comes
-    back), from series lines when it needs to know who sat with whom (one per series).
+    back: table wins and opponents' score summed per series in SQL; placement counted in
+    the same pass as the sums, a few rows per player), from series lines only when it
+    needs to know who sat in which series with whom: head_to_head (one row per series).
     Withdrawn players come after the active ones, ranked on from there (`scoring.standings`,
     "withdrawn"). Only the games of rounds numbered below `before` count, and of `stage`'s
     rounds when given (ranked by the stage's `ranking`, with its `carried` scores)."""
@@ -229,15 +286,24 @@ def ranked_rows(
     credit = tournament.credit_substitute_games
     # A stage ranks its entrants only (its rounds seat no one else).
     known = set(players)
-    if needs_placement(ranking):
-        common["placed"] = _placed(tournament, credit, before, stage, known)
     extra = _extra(tournament, ranking, credit, before, stage, known, lots or {})
     if extra:
         common["extra"] = extra
-    if needs_series(ranking):
+    if needs_parts(ranking):  # head_to_head: who sat in which series with whom
+        if needs_placement(ranking):
+            common["placed"] = _placed(tournament, credit, before, stage, known)
         rows = _sums(SERIES_SQL, tournament.pk, credit, before, stage)
         series = [SeriesLine(*row) for row in rows if row[0] in known]
         return compute_standings_from_series(series=series, **common)
+    if needs_series(ranking):  # table wins, opponents' score: summed in SQL
+        if needs_placement(ranking):
+            common["placed"] = _placed(tournament, credit, before, stage, known)
+        rows = _sums(SERIES_TOTALS_SQL, tournament.pk, credit, before, stage)
+        totals = [PlayerTotals(*row) for row in rows if row[0] in known]
+        return compute_standings_from_totals(totals=totals, series_summed=True, **common)
+    if needs_placement(ranking):
+        totals, common["placed"] = _placed_totals(tournament, credit, before, stage, known)
+        return compute_standings_from_totals(totals=totals, **common)
     rows = _sums(TOTALS_SQL, tournament.pk, credit, before, stage)
     totals = [PlayerTotals(*row) for row in rows if row[0] in known]
     return compute_standings_from_totals(totals=totals, **common)
@@ -349,16 +415,50 @@ def _placed(
     return placement_from_counts(counts, tournament.rule_set.placement_table())
 
 
+def _placed_totals(
+    tournament: Tournament,
+    credit: bool,
+    before: int,
+    stage: StageFilter | None,
+    known: set[int],
+) -> tuple[list[PlayerTotals], PlacementTotals]:
+    """The per-player sums and the placement totals from one query (`PLACED_TOTALS_SQL`):
+    the finishing places counted, each count with the sums of its games."""
+    totals: dict[int, PlayerTotals] = {}
+    counts = []
+    for player, seats, place, shared, winner, games, paid, score, best in _sums(
+        PLACED_TOTALS_SQL, tournament.pk, credit, before, stage
+    ):
+        if player not in known:
+            continue
+        counts.append(PlaceCount(player, seats, place, bool(shared), bool(winner), games))
+        won, rummikubs, charge = (games, paid, 0) if winner else (0, 0, paid)
+        sums = totals.get(player)
+        if sums is None:
+            totals[player] = PlayerTotals(player, games, won, rummikubs, score, charge, best)
+            continue
+        sums.games += games
+        sums.won += won
+        sums.rummikubs += rummikubs
+        sums.score += score
+        sums.charge += charge
+        sums.best_game = max(sums.best_game, best)
+    placed = placement_from_counts(counts, tournament.rule_set.placement_table())
+    return list(totals.values()), placed
+
+
 def standings_recompute(*, tournament_id: int) -> Standings | None:
     """The snapshot for the tournament's current results version (None if it is gone).
 
     Five SQL queries whatever the size, and BEGIN and COMMIT around the insert outside a
     transaction: the tournament with the id of its snapshot at that version if there is
     one, the players with their penalty counts, the sums per player (per series when the
-    ranking needs to know who sat with whom), the insert and the id of the stored row (one
-    more if another worker stored that version meanwhile; one more, the finishing places
-    counted, when the ranking uses placement points or first places). Old snapshots are
-    pruned by the job afterwards (`standings_prune`), not here.
+    ranking needs head_to_head; with table wins and opponents' score beside them when it
+    uses those; with the finishing places counted when it uses placement points or first
+    places), the insert and the id of the stored row (one more if another worker stored
+    that version meanwhile; one more, the finishing places counted apart, when a ranking
+    uses placement and series metrics both). Old snapshots are pruned by the job
+    afterwards (`standings_prune`), not here.
     """
     current = Standings.objects.filter(
         tournament=OuterRef("pk"), computed_version=OuterRef("results_version")
@@ -448,8 +548,10 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     if computed_at != snapshot.computed_at:
         return Standings.objects.get(pk=snapshot.pk)
     # The public pages move only if the table they show changed (a result awaiting
-    # confirmation, or a penalty that changes no total, stores the same rows again).
-    shown = json.dumps([snapshot.ranking, stored], sort_keys=True, default=str)
+    # confirmation, or a penalty that changes no total, stores the same rows again). The
+    # rows are built in a fixed order (keys and metrics alike), so their repr is the same
+    # for the same table, and it takes half the time of sorted JSON.
+    shown = repr((snapshot.ranking, stored))
     standings_shown(tournament.slug, hashlib.blake2b(shown.encode(), digest_size=12).hexdigest())
     return snapshot
 

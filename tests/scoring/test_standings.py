@@ -7,6 +7,7 @@ comments; the property tests compare against a naive, per-player re-statement of
 import hashlib
 import itertools
 import random
+from dataclasses import replace
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
@@ -823,6 +824,63 @@ def test_per_player_totals_rank_like_game_lines_without_series_metrics(tournamen
         assert mine.metrics == {
             key: value for key, value in theirs.metrics.items() if key not in SERIES_METRICS
         }
+
+
+def series_sums(lines: list[GameLine], totals: list[PlayerTotals]) -> list[PlayerTotals]:
+    """``totals`` with table wins and opponents' score summed per player, worked out from
+    the game lines as the recompute's SQL does: per table, each player's series score; a
+    win for each at the table's highest; the others' whole scores added once per table."""
+    series: dict[int, dict[int, int]] = {}  # table -> player -> series score
+    for line in lines:
+        at = series.setdefault(line.table, {})
+        at[line.player] = at.get(line.player, 0) + line.score
+    score = {total.player: total.score for total in totals}
+    wins = dict.fromkeys(score, 0)
+    opponents = dict.fromkeys(score, 0)
+    for at in series.values():
+        top = max(at.values())
+        for player, own in at.items():
+            wins[player] += own == top
+            opponents[player] += sum(score[other] for other in at if other != player)
+    return [
+        replace(t, table_wins=wins[t.player], opponents_score=opponents[t.player]) for t in totals
+    ]
+
+
+@settings(deadline=None)
+@given(full_table_tournaments())
+def test_per_player_series_sums_rank_like_game_lines_without_head_to_head(tournament):
+    players, lines, penalties, ranking = tournament
+    ranking = [key for key in ranking if key != "head_to_head"] + ["table_wins"]
+    ranking = list(dict.fromkeys(ranking))
+    expected = compute_standings(
+        players=players, lines=lines, penalties=penalties, ranking=ranking, lot_seed="prop"
+    )
+    got = compute_standings_from_totals(
+        players=players,
+        totals=series_sums(lines, totals_of(fold_games(lines))),
+        penalties=penalties,
+        ranking=ranking,
+        lot_seed="prop",
+        placed=placement_totals(finishes(lines)) if needs_placement(ranking) else None,
+        series_summed=True,
+    )
+    assert [(row.rank, row.player, row.metrics) for row in got] == [
+        (row.rank, row.player, row.metrics) for row in expected
+    ]
+
+
+def test_per_player_series_sums_refuse_head_to_head_and_missing_sums():
+    with pytest.raises(ValueError, match="needs series lines"):
+        compute_standings_from_totals(
+            players=[1], totals=[], penalties={}, ranking=["head_to_head"], lot_seed="x",
+            series_summed=True,
+        )  # fmt: skip
+    with pytest.raises(ValueError, match="no series sums"):
+        compute_standings_from_totals(
+            players=[1], totals=[PlayerTotals(1, 1, 1, 0, 5, 0, 5)], penalties={},
+            ranking=["table_wins"], lot_seed="x", series_summed=True,
+        )  # fmt: skip
 
 
 @pytest.mark.parametrize("key", sorted(SERIES_METRICS))
