@@ -9,10 +9,13 @@ Terms:
   reads it.
 * rendered whitespace — unlike Django's reading, whitespace that a person can see still
   counts: a run of whitespace is one space, and it is dropped only where a browser drops it
-  (at the start and end of a block, beside a block-level element such as `<div>`, `<tr>`,
-  `<td>`, `<li>` or `<br>`). So `<bdi>Ann</bdi> +3` and `<bdi>Ann</bdi>+3` differ, while
-  `<tr><td>1</td></tr>` and `<tr>\n  <td>1</td>\n</tr>` are the same. Inside `<pre>` and
-  `<textarea>` whitespace is kept as it is.
+  (CSS's white-space collapsing with the elements' default display): after another space,
+  even one across an inline element's edge, and at a line's start and end — beside a
+  block-level element such as `<div>`, `<tr>`, `<td>`, `<li>` or `<br>`. So
+  `<bdi>Ann</bdi> +3` and `<bdi>Ann</bdi>+3` differ, while `<tr><td>1</td></tr>` and
+  `<tr>\n  <td>1</td>\n</tr>`, or `<p><b>Ann</b></p>` and `<p>\n  <b>\n  Ann</b></p>`, are
+  the same. Inside `<pre>` and `<textarea>` whitespace is kept as it is; a stylesheet that
+  makes an element a block (or a flex box) is not known here.
 * needle — the fragment a test looks for: one or more sibling nodes. It is found where an
   element's children hold the same run of siblings; a text at the run's start may be the
   end of a longer text, one at its end the start of one, and a needle of text alone may be
@@ -47,6 +50,8 @@ BLOCK = _names(
     """
 )
 VOID = _names("area base br col embed hr img input link meta source track wbr")
+# Laid out as a box of their own inside a line (their inside starts a line of its own).
+INLINE_BLOCK = _names("button iframe img input meter object progress select svg textarea video")
 KEEP_WHITESPACE = _names("pre textarea")
 UNSEEN = _names("head script style template")
 BOOLEAN = _names(
@@ -122,35 +127,63 @@ class _Parser(HTMLParser):
             children.append(data)
 
 
-def _is_block(node: Element | str | None) -> bool:
-    return isinstance(node, Element) and node.name in BLOCK
+@dataclass
+class _Flow:
+    """Where a walk through the page is in its current line: at the line's start, after a
+    space or after other content, and the last text so far (to drop its end's space when
+    the line ends)."""
+
+    after: str = "start"  # "start", "space" or "content"
+    last: tuple[list[Element | str], int] | None = None
+
+    def end_line(self) -> None:
+        if self.last is not None:
+            children, index = self.last
+            children[index] = str(children[index]).rstrip(" ")
+        self.after, self.last = "start", None
 
 
-def _normalise(element: Element, keep: bool = False) -> None:
-    """Whitespace as rendered (see "rendered whitespace" above), in place."""
+def _normalise(element: Element, flow: _Flow, keep: bool = False) -> None:
+    """Whitespace as a browser renders it (see "rendered whitespace" above), in place: a
+    run is one space, and a space is dropped after another (even across an inline
+    element's edge) and at a line's start and end."""
     keep = keep or element.name in KEEP_WHITESPACE
-    children = element.children
-    for child in children:
+    own_line = element.name in BLOCK or element.name in INLINE_BLOCK or not element.name
+    if own_line:
+        flow.end_line()
+    children: list[Element | str] = []
+    for child in element.children:
         if isinstance(child, Element):
-            _normalise(child, keep)
-    if keep:
-        return
-    block = element.name in BLOCK or element.name == ""
-    result: list[Element | str] = []
-    for index, child in enumerate(children):
-        if isinstance(child, Element):
-            result.append(child)
+            children.append(child)
+            if child.name in UNSEEN:
+                continue
+            _normalise(child, flow, keep)
+            if child.name in VOID and child.name not in BLOCK:
+                flow.after, flow.last = "content", None
+            continue
+        if keep:
+            children.append(child)
+            flow.after, flow.last = "content", None
             continue
         text = WHITESPACE.sub(" ", child)
-        before = children[index - 1] if index else None
-        after = children[index + 1] if index + 1 < len(children) else None
-        if _is_block(before) or (before is None and block):
-            text = text.lstrip(" ")
-        if _is_block(after) or (after is None and block):
-            text = text.rstrip(" ")
+        if text.startswith(" ") and flow.after != "content":
+            text = text[1:]
         if text:
-            result.append(text)
-    element.children = result
+            children.append(text)
+            flow.after = "space" if text.endswith(" ") else "content"
+            flow.last = (children, len(children) - 1)
+    element.children = children
+    if own_line:
+        flow.end_line()
+    if element.name in INLINE_BLOCK:
+        flow.after = "content"
+
+
+def _drop_empty(element: Element) -> None:
+    element.children = [child for child in element.children if child != ""]
+    for child in element.children:
+        if isinstance(child, Element):
+            _drop_empty(child)
 
 
 def parse(markup: str | bytes) -> Element:
@@ -162,7 +195,8 @@ def parse(markup: str | bytes) -> Element:
     parser.close()
     for element in parser.open[1:]:
         element.unclosed = True
-    _normalise(parser.root)
+    _normalise(parser.root, _Flow())
+    _drop_empty(parser.root)
     return parser.root
 
 

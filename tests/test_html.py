@@ -36,6 +36,13 @@ def test_wrapping_between_attributes_and_block_tags_reads_the_same():
     )
 
 
+def test_whitespace_a_browser_drops_is_dropped_across_inline_edges():
+    page = "<div>\n  <p>\n    <strong>\n      Ann</strong> <em> +3 </em>\n  </p>\n</div>"
+    assert_in_html("<p><strong>Ann</strong> <em>+3</em></p>", page)
+    assert_not_in_html("<p><strong>Ann</strong><em>+3</em></p>", page)
+    assert html_text(page) == "Ann +3"
+
+
 def test_a_space_between_inline_elements_counts():
     assert_not_in_html('<span class="nowrap"><bdi>Ann</bdi>+3</span>', PAGE)
     assert_not_in_html('<span class="nowrap"><bdi>Bob</bdi> +3</span>', PAGE)
