@@ -143,7 +143,7 @@ class _Flow:
         self.after, self.last = "start", None
 
 
-def _normalise(element: Element, flow: _Flow, keep: bool = False) -> None:
+def _normalise(element: Element, flow: _Flow, keep: bool = False, needle: bool = False) -> None:
     """Whitespace as a browser renders it (see "rendered whitespace" above), in place: a
     run is one space, and a space is dropped after another (even across an inline
     element's edge) and at a line's start and end."""
@@ -173,7 +173,7 @@ def _normalise(element: Element, flow: _Flow, keep: bool = False) -> None:
             flow.after = "space" if text.endswith(" ") else "content"
             flow.last = (children, len(children) - 1)
     element.children = children
-    if own_line:
+    if own_line and not needle:
         flow.end_line()
     if element.name in INLINE_BLOCK:
         flow.after = "content"
@@ -186,8 +186,10 @@ def _drop_empty(element: Element) -> None:
             _drop_empty(child)
 
 
-def parse(markup: str | bytes) -> Element:
-    """The parsed HTML of a page or fragment, whitespace as rendered: its root has no name."""
+def parse(markup: str | bytes, needle: bool = False) -> Element:
+    """The parsed HTML of a page or fragment, whitespace as rendered: its root has no name.
+    A `needle`'s end is not a line's end (what follows it in a page is not known): only
+    whitespace after its last node is dropped, not a space that ends its last element."""
     if isinstance(markup, bytes):
         markup = markup.decode()
     parser = _Parser()
@@ -195,7 +197,11 @@ def parse(markup: str | bytes) -> Element:
     parser.close()
     for element in parser.open[1:]:
         element.unclosed = True
-    _normalise(parser.root, _Flow())
+    flow = _Flow()
+    _normalise(parser.root, flow, needle=needle)
+    children = parser.root.children
+    if needle and children and isinstance(children[-1], str):
+        children[-1] = children[-1].rstrip(" ")
     _drop_empty(parser.root)
     return parser.root
 
@@ -251,7 +257,7 @@ def _count(element: Element, needle: list[Element | str]) -> int:
 
 def count_in_html(needle: str, haystack: str | bytes) -> int:
     """How many times the fragment `needle` occurs in the parsed HTML `haystack`."""
-    wanted = parse(needle).children
+    wanted = parse(needle, needle=True).children
     if not wanted:
         raise ValueError(f"nothing to look for in {needle!r}")
     return _count(parse(haystack), wanted)
@@ -274,7 +280,7 @@ def assert_in_html(needle: str, haystack: str | bytes, count: int | None = None)
     found = count_in_html(needle, haystack)
     if found if count is None else found == count:
         return
-    wanted = parse(needle)
+    wanted = parse(needle, needle=True)
     expected = "at least once" if count is None else f"{count} times"
     message = f"{''.join(map(str, wanted.children))!r} found {found} times, expected {expected}"
     first = wanted.children[0]

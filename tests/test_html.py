@@ -74,6 +74,13 @@ def test_an_unclosed_tag_is_found_where_an_element_starts_so():
     assert_in_html("<bdi></bdi>", PAGE, count=0)  # closed: an empty one
 
 
+def test_a_space_that_ends_a_needle_s_last_element_counts():
+    page = '<td><span class="label">Games won </span>3</td>'
+    assert_in_html('<span class="label">Games won </span>', page)
+    assert_not_in_html('<span class="label">Games won</span>', page)
+    assert_in_html("<td>1</td>\n", "<tr>\n<td>1</td>\n</tr>")
+
+
 def test_count_counts_every_occurrence():
     assert count_in_html("+3", PAGE) == 2
     assert_in_html("+3", PAGE, count=2)
