@@ -118,8 +118,8 @@ def test_phones_get_the_full_names_of_the_values(client, two_rounds):
     html = page(client, "tournament-detail", two_rounds)
     table = standings_table(two_rounds)
     for column in table.columns:
-        assert f'<span class="cell-label" aria-hidden="true">{column.name} </span>' in html
-        assert f'<abbr title="{column.name}">{column.abbr}</abbr>' in html
+        assert_in_html(f'<span class="cell-label" aria-hidden="true">{column.name} </span>', html)
+        assert_in_html(f'<abbr title="{column.name}">{column.abbr}</abbr>', html)
 
 
 def test_the_site_is_installable(client):

@@ -96,13 +96,13 @@ def test_the_close_button_says_what_is_missing_before_the_click(as_user, staged,
     games = list(Game.objects.filter(table__round=round_).order_by("table__number"))
     enter_rummikub(games[0], bob)
     page = text(as_user("alice").get(_stage_url(staged)))
-    button = re.search(r"<button[^>]*>Close Qualification and commit this cut</button>", page)
+    button = re.search(r"<button[^>]*>\s*Close Qualification and commit this cut\s*</button>", page)
     assert button and "disabled" in button.group(0)
     assert 'aria-describedby="close-blockers"' in button.group(0)
     blockers = re.search(r'id="close-blockers".*?</div>', page, re.S).group(0)
     assert "Round 1: 1 game missing at table 2" in blockers
     enter_rummikub(games[1], bob)
     page = text(as_user("alice").get(_stage_url(staged)))
-    button = re.search(r"<button[^>]*>Close Qualification and commit this cut</button>", page)
+    button = re.search(r"<button[^>]*>\s*Close Qualification and commit this cut\s*</button>", page)
     assert "disabled" not in button.group(0)
     assert 'id="close-blockers"' not in page

@@ -15,6 +15,7 @@ from games.services.extensions import extension_add, extension_set
 from scoring.errors import RuleError
 from tests.games.helpers import seated
 from tests.games.test_views import game_of, table_url
+from tests.html import html_text
 from tests.web import text
 
 pytestmark = pytest.mark.django_db
@@ -122,7 +123,7 @@ def test_the_timer_button_records_an_extension_and_the_pages_show_it(as_user, cl
     timer = reverse("table-timer", kwargs={"slug": club.slug, "round_number": 1, "table_number": 1})
     page = as_user("bob").get(timer).content.decode()
     assert f'data-extensions-of="{player}">1<' in page
-    assert "Time extensions: Player 1 1" in text(as_user("bob").get(table_url(club)))
+    assert "Time extensions: Player 1 1" in html_text(text(as_user("bob").get(table_url(club))))
 
 
 def test_the_api_sets_and_shows_extensions(club, bob, mallory):

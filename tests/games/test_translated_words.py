@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 
 from scoring import i18n
+from tests.html import assert_in_html
 from tests.web import text
 
 
@@ -28,7 +29,7 @@ def test_the_standings_columns_are_shown_translated(client, played, marked) -> N
     page = text(client.get(reverse("standings-live", kwargs={"slug": played.slug})))
     assert '<abbr title="&lt;Score&gt;">&lt;Pts&gt;</abbr>' in page
     # The readable label a phone shows beside each value, not the abbreviation.
-    assert '<span class="cell-label" aria-hidden="true">&lt;Score&gt; </span>' in page
+    assert_in_html('<span class="cell-label" aria-hidden="true">&lt;Score&gt; </span>', page)
 
 
 def test_without_a_translation_the_columns_stay_english(client, played) -> None:

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from games.models import Game, Penalty, RackEntry, Result
 from tests.games.helpers import enter_rummikub, seated
+from tests.html import assert_in_html
 from tests.web import field_errors, text
 from tournaments.models import StaffMember, Tournament
 
@@ -245,7 +246,10 @@ def test_the_page_opens_on_the_first_game_without_a_result(as_user, played):
     assert 'name="g2-based_on"' in page and 'name="g1-based_on"' not in page
     # Game 1 folded to its scores with an Edit link; games 3 and 4 to "not entered".
     assert "Player 1 +56" in page and "Player 4 -3" in page
-    assert 'href="?game=1#game-1" aria-label="Edit game 1"' in page
+    assert_in_html(
+        '<a class="button secondary fold-edit" href="?game=1#game-1" aria-label="Edit game 1">',
+        page,
+    )
     assert 'aria-label="Enter game 3"' in page and page.count("not entered") == 2
 
 
