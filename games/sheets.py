@@ -31,6 +31,7 @@ from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
@@ -64,25 +65,32 @@ PAPERS = {"a4": "A4", "letter": "letter"}
 CHUNK_SHEETS = 10
 
 
-def _qr_svg(url: str, table_number: int) -> str:
+def _qr(url: str, table_number: int, *, png: bool = False) -> str:
+    """The QR code of `url`: inline SVG for the page, or for a PDF an `img` of a PNG with
+    one pixel per module, drawn unsmoothed (`image-rendering: pixelated`, site.css) at the
+    same size. WeasyPrint embeds the PNG as it is; the SVG's path it would parse and draw
+    module by module, some tenth of a sheet's time."""
     code = segno.make(url, error="m")
+    title = _("Table {number} entry").format(number=table_number)
+    if png:
+        uri = code.png_data_uri(scale=1, border=2)
+        return format_html('<img src="{}" alt="{}" class="qr-code">', uri, title)
     # segno writes the SVG itself; the only text in it is our own URL and title.
-    return mark_safe(
-        code.svg_inline(
-            scale=4,
-            border=2,
-            omitsize=True,
-            title=_("Table {number} entry").format(number=table_number),
-        )
-    )
+    return mark_safe(code.svg_inline(scale=4, border=2, omitsize=True, title=title))
 
 
 def sheets_of_round(
-    user: Any, tournament: Tournament, round_: Round, table_number: int | None = None
+    user: Any,
+    tournament: Tournament,
+    round_: Round,
+    table_number: int | None = None,
+    *,
+    pdf: bool = False,
 ) -> list[dict[str, Any]]:
     """What the sheets of a round show (one table's only, given `table_number`): per
     table its seats, each game's starter and its table link (the link's address and QR,
-    from `PUBLIC_BASE_URL`). Issues the links as `user`."""
+    from `PUBLIC_BASE_URL`; the QR as a PNG when the sheets are for a `pdf`). Issues the
+    links as `user`."""
     chosen = round_tables(round_)
     if table_number is not None:
         chosen = chosen.filter(number=table_number)
@@ -117,7 +125,7 @@ def sheets_of_round(
                 "dense": len(games) > SPACIOUS_GAMES,
                 "link": links[table.number],
                 "url": url,
-                "qr": _qr_svg(url, table.number),
+                "qr": _qr(url, table.number, png=pdf),
             }
         )
     return sheets
@@ -161,7 +169,7 @@ def one_sheet_pdf(
     user: Any, tournament: Tournament, round_: Round, table: int, paper: str
 ) -> bytes:
     """One table's sheet as a PDF (what a request may lay out)."""
-    sheets = sheets_of_round(user, tournament, round_, table_number=table)
+    sheets = sheets_of_round(user, tournament, round_, table_number=table, pdf=True)
     return sheets_pdf(_html(tournament, round_, sheets), PAPERS[paper])
 
 
@@ -175,7 +183,7 @@ def round_pdf(job: ExportJob) -> bytes:
     round_id = cast(int, job.round_id)  # a sheets job names its round
     round_ = Round.objects.select_related("tournament").get(pk=round_id)
     tournament = round_.tournament
-    sheets = sheets_of_round(job.requested_by, tournament, round_)
+    sheets = sheets_of_round(job.requested_by, tournament, round_, pdf=True)
     export_job_progress(job, 0, len(sheets))
     stylesheets = _paper(PAPERS[job.params.get("paper", "a4")])
     documents = []

@@ -9,12 +9,14 @@ calls too): the real layout still runs, the counter only records the thread it r
 from __future__ import annotations
 
 import io
+import re
 import threading
 import time
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import segno
 from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
@@ -237,3 +239,88 @@ def test_a_finished_export_keeps_its_file_name(alice, bob):
     export_job_finish(job, content=b"%PDF-1.7", filename="x.pdf")
     job.refresh_from_db()
     assert (job.status, job.filename, job.file.read()) == ("done", "x.pdf", b"%PDF-1.7")
+
+
+def test_the_chunks_are_joined_in_order_and_each_counts_in_the_progress(
+    alice, bob, as_user, monkeypatch, django_capture_on_commit_callbacks
+):
+    tournament = make_tournament(alice, scorekeepers=[bob], players=20)  # 5 tables: 3 chunks
+    open_round(tournament, alice)
+    steps: list[tuple[int, int | None]] = []
+    real = sheets.export_job_progress
+
+    def progress(job, done, total=None):
+        steps.append((done, total))
+        real(job, done, total)
+
+    monkeypatch.setattr(sheets, "export_job_progress", progress)
+    with django_capture_on_commit_callbacks(execute=True):
+        as_user("bob").post(job_path(tournament), {"paper": "a4"})
+    job = ExportJob.objects.get()
+    assert steps == [(0, 5), (2, None), (4, None), (5, None)]  # sheets, a step per chunk
+    pdf = PdfReader(io.BytesIO(b"".join(download(as_user("bob"), job).streaming_content)))
+    tables = [re.search(r"Table (\d+) · round 1", page.extract_text()) for page in pdf.pages]
+    assert [int(match.group(1)) for match in tables if match] == [1, 2, 3, 4, 5]
+
+
+def test_a_sheet_in_the_pdf_reads_as_the_sheet(
+    alice, bob, as_user, django_capture_on_commit_callbacks
+):
+    """The text of a PDF page, line by line: what the layout of the sheet (site.css) must
+    keep when it is made faster (the table link's token masked)."""
+    tournament = make_tournament(alice, name="Club Open", scorekeepers=[bob], players=8)
+    open_round(tournament, alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        as_user("bob").post(job_path(tournament), {"paper": "a4"})
+    job = ExportJob.objects.get()
+    pdf = PdfReader(io.BytesIO(b"".join(download(as_user("bob"), job).streaming_content)))
+    assert len(pdf.pages) == 2
+    text = re.sub(r"/link/\S+", "/link/TOKEN", pdf.pages[1].extract_text().replace("\n", " "))
+    starters = [f"Game {game}  starts: {game}. Player {game + 4}" for game in range(1, 5)]
+    assert text.startswith(
+        "Table 2 · round 1 Club Open · standard rules · joker 30 · turn 120 s "
+        "Seat 1: Player 5 (#5) Seat 2: Player 6 (#6) Seat 3: Player 7 (#7) "
+        "Seat 4: Player 8 (#8) Scan to enter this table's results (round 1 only) "
+        "Penalties (game, player, kind: timeout, failed manipulation, sanction points) "
+        "Signed for the table: Checked by the tab: "
+        f"{BASE}/t/club-open/rounds/1/tables/2/link/TOKEN"
+    ), text
+    assert "Game · starts 1. Player 5 2. Player 6 3. Player 7 4. Player 8 End" in text
+    for game, starter in enumerate(starters, start=1):
+        row = text.split(starter, 1)[1]
+        cells = [("starts · rack" if seat == game else "rack") + " score" for seat in range(1, 5)]
+        assert row.split("☐ Rummikub", 1)[0].split() == " ".join(cells).split(), row
+    assert text.endswith("Series total")
+
+
+def test_the_pdfs_qr_code_is_the_links_code_one_pixel_per_module(
+    alice, bob, as_user, django_capture_on_commit_callbacks
+):
+    """In the PDF the QR code is a PNG (WeasyPrint embeds it; an SVG it would draw module
+    by module), drawn unsmoothed so that its modules print square."""
+    tournament = make_tournament(alice, scorekeepers=[bob], players=4)
+    open_round(tournament, alice)
+    path = reverse("round-sheets-pdf", kwargs={"slug": tournament.slug, "round_number": 1})
+    page = PdfReader(io.BytesIO(as_user("bob").get(path, {"table": 1}).content)).pages[0]
+    url = re.search(r"http\S+/link/\S+/", page.extract_text().replace("\n", "")).group(0)
+    (image,) = page.images
+    expected = segno.make(url, error="m")
+    border = 2
+    width, height = expected.symbol_size(scale=1, border=border)
+    assert image.image.size == (width, height)
+    pixels = image.image.convert("1")
+    for y, row in enumerate(expected.matrix):
+        for x, dark in enumerate(row):
+            assert (pixels.getpixel((x + border, y + border)) == 0) == bool(dark), (x, y)
+    xobject = next(iter(page["/Resources"]["/XObject"].values())).get_object()
+    assert xobject["/Interpolate"].value is False  # drawn unsmoothed
+
+
+def test_the_sheets_page_keeps_its_svg_qr_codes(alice, bob, as_user):
+    tournament = make_tournament(alice, scorekeepers=[bob], players=8)
+    open_round(tournament, alice)
+    page = as_user("bob").get(
+        reverse("round-sheets", kwargs={"slug": tournament.slug, "round_number": 1})
+    )
+    body = page.content.decode()
+    assert body.count('<div class="qr"><svg') == 2 and "data:image/png" not in body
