@@ -64,6 +64,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 SLUG = "bench-final-day"
 PHONES_PER_PROCESS = 500
+# Seconds a phone waits for one answer before it counts the poll as an error.
+POLL_TIMEOUT = 60
+# What a phone's browser says it accepts: the kept pages are sent compressed to it.
+ACCEPT = "Accept-Encoding: gzip, deflate, br\r\n"
 
 
 # --- the phones: a load generator in a process of its own -----------------------------
@@ -73,9 +77,8 @@ async def _poll(host: str, port: int, path: str, etag: str | None) -> tuple[int,
     """One conditional GET on a new connection: (status, ETag, body bytes)."""
     reader, writer = await asyncio.open_connection(host, port)
     validator = f"If-None-Match: {etag}\r\n" if etag else ""
-    writer.write(
-        f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{validator}Connection: close\r\n\r\n".encode()
-    )
+    request = f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{validator}{ACCEPT}Connection: close\r\n\r\n"
+    writer.write(request.encode())
     await writer.drain()
     head = await reader.readuntil(b"\r\n\r\n")
     status = int(head.split(b" ", 2)[1])
@@ -90,11 +93,13 @@ async def _phone(host, port, path, interval, until, stats, rng) -> None:
     await asyncio.sleep(rng.random() * interval)  # phones do not poll in step
     while (now := time.monotonic()) < until:
         try:
-            status, etag, size = await _poll(host, port, path, etag)
+            # A poll that never answers counts as an error, not a phone stuck for good.
+            status, etag, size = await asyncio.wait_for(_poll(host, port, path, etag), POLL_TIMEOUT)
             stats["latencies"].append(time.monotonic() - now)
             stats[str(status)] = stats.get(str(status), 0) + 1
             stats["bytes"] += size
-        except (OSError, asyncio.IncompleteReadError, ValueError, IndexError):
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError,
+                IndexError):  # fmt: skip
             stats["errors"] += 1
         if interval:
             await asyncio.sleep(max(0.0, now + interval - time.monotonic()))
@@ -130,6 +135,7 @@ class Phones:
                 args=("127.0.0.1", port, path, share, interval, seconds, n, theirs),
             )
             process.start()
+            theirs.close()  # ours alone: a phone process that dies is an EOFError, not a hang
             self.pipes.append(ours)
             self.processes.append(process)
         self.seconds = seconds
@@ -331,7 +337,9 @@ def _redis_up(url: str) -> bool:
         return False
 
 
-def start_servers(env: dict[str, str], port: int, workers: int, celery: bool) -> list:
+def start_servers(
+    env: dict[str, str], port: int, workers: int, celery: bool, threads: int = 1
+) -> list:
     processes = [
         subprocess.Popen(
             [
@@ -340,6 +348,7 @@ def start_servers(env: dict[str, str], port: int, workers: int, celery: bool) ->
                 "gunicorn",
                 "config.wsgi",
                 f"--workers={workers}",
+                f"--threads={threads}",
                 f"--bind=127.0.0.1:{port}",
                 "--log-level=warning",
                 "--backlog=4096",
@@ -473,6 +482,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20, help="the quiet and alone runs")
     parser.add_argument("--burst-seconds", type=float, default=60)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
     parser.add_argument("--port", type=int, default=0, help="gunicorn's (default: a free one)")
     parser.add_argument("--no-pdf", action="store_true", help="skip the sheets PDF job")
     parser.add_argument("--quick", action="store_true", help="small sizes, no goal (CI)")
@@ -519,7 +529,7 @@ def main() -> None:
     )
     base = f"http://127.0.0.1:{args.port}"
     live = f"/t/{SLUG}/standings/live/"
-    servers = start_servers(env, args.port, args.workers, celery)
+    servers = start_servers(env, args.port, args.workers, celery, args.threads)
     try:
         wait_ready(base + live)
         alone_entries = _entries(t, 3, range(1, alone + 1))

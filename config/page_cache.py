@@ -130,6 +130,15 @@ class PublicPageCache:
             self.entries.clear()
         self.entries[key] = entry
 
+    @staticmethod
+    def _answer(request: HttpRequest, entry: dict[str, Any]) -> HttpResponse:
+        return stored_answer(
+            entry,
+            request.META.get("HTTP_IF_NONE_MATCH", ""),
+            request.META.get("HTTP_IF_MODIFIED_SINCE", ""),
+            request.META.get("HTTP_ACCEPT_ENCODING", ""),
+        )
+
     def __call__(self, request: HttpRequest) -> HttpResponse:
         match = POLLED.match(request.path_info) if request.method == "GET" else None
         if match is None or not anonymous_reader(request):
@@ -144,11 +153,7 @@ class PublicPageCache:
         except CACHE_ERRORS:
             return self.get_response(request)
         if entry is not None:
-            return stored_answer(
-                entry,
-                request.META.get("HTTP_IF_NONE_MATCH", ""),
-                request.META.get("HTTP_IF_MODIFIED_SINCE", ""),
-            )
+            return self._answer(request, entry)
         try:
             response = self.get_response(request)
             kept = keep_answer(response)
@@ -159,6 +164,8 @@ class PublicPageCache:
                     logger.warning("shared cache unreachable; %s not kept", request.path)
                 else:
                     self._remember(key, kept)
+                # The reader who rendered it gets what every later reader gets.
+                response = self._answer(request, kept)
         finally:
             if older is not None:
                 with contextlib.suppress(*CACHE_ERRORS):
