@@ -29,6 +29,12 @@ Without that, every phone polling during the render rendered the page too: at a 
 final (1,000 players, a new table a second, `bench.final_day`) the renders queued up
 behind each other and behind the scorekeepers' results.
 
+A kept answer of 1 KB or more is kept compressed too (`games.views.caching.keep_answer`,
+once per render): a reader that accepts gzip — every browser — is sent those bytes, the
+others the text. During a burst every poll of a phone brings a new table, so this is
+what the phones download a second. The reader who rendered the answer is sent exactly
+what the next reader is sent.
+
 This middleware sits right after WhiteNoise, so a kept answer skips the session, CSRF,
 auth and messages middleware (an anonymous reader without cookies needs none of them)
 and carries the headers (CSP, frame options, Vary) the first answer got on its way out.

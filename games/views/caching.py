@@ -27,6 +27,10 @@ Terms:
   and the generation moves as soon as a snapshot with another table is stored. A
   signed-in reader (the organiser, a scorekeeper) sees the stale mark while a recompute
   is under way.
+* compressed copy — a kept answer of `COMPRESS_FROM_BYTES` or more is kept gzipped too,
+  compressed once when it is kept, and sent to the readers whose Accept-Encoding names
+  gzip (`stored_answer`); both encodings carry `Vary: Accept-Encoding` and the same weak
+  ETag (the same page, RFC 9110's weak comparison).
 * fragment cache — the rendered standings table, kept in the shared cache under a key
   that holds the page state's tag: a new standings version is a new key, so a moved
   version never serves the old table (the old entries expire on their own).
