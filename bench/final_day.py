@@ -7,9 +7,13 @@
 
 Builds the final in the configured database (1,000 players, 250 tables of four, the
 rounds before the last one played, the last round's games 1-3 entered except game 3 at
-the tables the "alone" run uses), starts gunicorn (DEBUG off) and, when Redis answers, a
-Celery worker on it as the broker (else the jobs run in the web processes' threads), and
-plays the last game:
+the tables the "alone" run uses), starts gunicorn (DEBUG off) as production runs it — one
+pool of `--workers` (4) workers of `--threads` (4) threads for every request; with
+`--spectator-workers N` a second pool of N workers serves the polled pages, as
+docs/operations/production.md describes for a large event, and every line says which
+layout it was measured on — and, when Redis answers, a Celery worker on it as the
+broker and the cache (REDIS_URL's own database; else the jobs run in the web processes'
+threads), and plays the last game:
 
 * quiet — N phones (`--phones`, default 500) poll the public standings fragment every
   `--interval` seconds (3, as the page does) with the validators of their last answer,
@@ -31,7 +35,9 @@ the burst ≥ 0.7 of quiet, scorekeepers' p50 during the burst ≤ 2 x alone, th
 standings current within 2 s of the last result, the round page and the projector
 within 2 x the standings fragment, the PDF job within 60 s for 250 tables. The phones
 are a load generator of the standard library (asyncio, one process per 500 phones, a
-new connection per poll as gunicorn's sync workers close each one).
+new connection per poll, `Accept-Encoding: gzip` as every browser sends it: the kept
+pages are sent compressed). `BENCH_DATABASE_READY=1` skips the migrations and
+`BENCH_STATIC_READY=1` the static files (while working on it, with smaller sizes).
 """
 
 from __future__ import annotations
@@ -64,6 +70,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 SLUG = "bench-final-day"
 PHONES_PER_PROCESS = 500
+# Seconds a phone waits for one answer before it counts the poll as an error.
+POLL_TIMEOUT = 60
+# What a phone's browser says it accepts: the kept pages are sent compressed to it.
+ACCEPT = "Accept-Encoding: gzip, deflate, br\r\n"
 
 
 # --- the phones: a load generator in a process of its own -----------------------------
@@ -73,9 +83,8 @@ async def _poll(host: str, port: int, path: str, etag: str | None) -> tuple[int,
     """One conditional GET on a new connection: (status, ETag, body bytes)."""
     reader, writer = await asyncio.open_connection(host, port)
     validator = f"If-None-Match: {etag}\r\n" if etag else ""
-    writer.write(
-        f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{validator}Connection: close\r\n\r\n".encode()
-    )
+    request = f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{validator}{ACCEPT}Connection: close\r\n\r\n"
+    writer.write(request.encode())
     await writer.drain()
     head = await reader.readuntil(b"\r\n\r\n")
     status = int(head.split(b" ", 2)[1])
@@ -90,11 +99,13 @@ async def _phone(host, port, path, interval, until, stats, rng) -> None:
     await asyncio.sleep(rng.random() * interval)  # phones do not poll in step
     while (now := time.monotonic()) < until:
         try:
-            status, etag, size = await _poll(host, port, path, etag)
+            # A poll that never answers counts as an error, not a phone stuck for good.
+            status, etag, size = await asyncio.wait_for(_poll(host, port, path, etag), POLL_TIMEOUT)
             stats["latencies"].append(time.monotonic() - now)
             stats[str(status)] = stats.get(str(status), 0) + 1
             stats["bytes"] += size
-        except (OSError, asyncio.IncompleteReadError, ValueError, IndexError):
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError,
+                IndexError):  # fmt: skip
             stats["errors"] += 1
         if interval:
             await asyncio.sleep(max(0.0, now + interval - time.monotonic()))
@@ -130,6 +141,7 @@ class Phones:
                 args=("127.0.0.1", port, path, share, interval, seconds, n, theirs),
             )
             process.start()
+            theirs.close()  # ours alone: a phone process that dies is an EOFError, not a hang
             self.pipes.append(ours)
             self.processes.append(process)
         self.seconds = seconds
@@ -331,25 +343,40 @@ def _redis_up(url: str) -> bool:
         return False
 
 
-def start_servers(env: dict[str, str], port: int, workers: int, celery: bool) -> list:
-    processes = [
-        subprocess.Popen(
-            [
-                PYTHON,
-                "-m",
-                "gunicorn",
-                "config.wsgi",
-                f"--workers={workers}",
-                f"--bind=127.0.0.1:{port}",
-                "--log-level=warning",
-                "--backlog=4096",
-                "--timeout=120",
-            ],
-            cwd=ROOT,
-            env=env,
-            start_new_session=True,
-        )
-    ]
+def _gunicorn(env: dict[str, str], port: int, workers: int, threads: int, name: str):
+    return subprocess.Popen(
+        [
+            PYTHON,
+            "-m",
+            "gunicorn",
+            "config.wsgi",
+            f"--workers={workers}",
+            f"--threads={threads}",
+            f"--bind=127.0.0.1:{port}",
+            f"--name={name}",
+            "--log-level=warning",
+            "--backlog=4096",
+            "--timeout=120",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
+
+
+def start_servers(
+    env: dict[str, str],
+    port: int,
+    workers: int,
+    celery: bool,
+    threads: int = 1,
+    spectators: tuple[int, int] | None = None,
+) -> list:
+    """gunicorn on `port` (and, with `spectators` = (port, workers), a second pool for the
+    polled public pages, as docs/operations/production.md describes) and the worker."""
+    processes = [_gunicorn(env, port, workers, threads, "site")]
+    if spectators is not None:
+        processes.append(_gunicorn(env, spectators[0], spectators[1], threads, "spectators"))
     if celery:
         processes.append(
             subprocess.Popen(
@@ -385,6 +412,12 @@ def stop_servers(processes: list) -> None:
             process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def wait_ready(url: str, seconds: float = 120) -> None:
@@ -473,6 +506,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20, help="the quiet and alone runs")
     parser.add_argument("--burst-seconds", type=float, default=60)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument(
+        "--threads", type=int, default=4, help="threads per gunicorn worker (production's 4)"
+    )
+    parser.add_argument(
+        "--spectator-workers",
+        type=int,
+        default=0,
+        help="run the polled pages on a second pool of this many workers (default: one pool)",
+    )
     parser.add_argument("--port", type=int, default=0, help="gunicorn's (default: a free one)")
     parser.add_argument("--no-pdf", action="store_true", help="skip the sheets PDF job")
     parser.add_argument("--quick", action="store_true", help="small sizes, no goal (CI)")
@@ -499,40 +541,50 @@ def main() -> None:
         subprocess.run([PYTHON, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT, env=env,
                        check=True)  # fmt: skip
     # DEBUG off serves hashed static files: the full pages need the manifest.
-    subprocess.run([PYTHON, "manage.py", "collectstatic", "--no-input", "-v0"], cwd=ROOT,
-                   env=env, check=True)  # fmt: skip
+    if os.environ.get("BENCH_STATIC_READY") != "1":
+        subprocess.run([PYTHON, "manage.py", "collectstatic", "--no-input", "-v0"], cwd=ROOT,
+                       env=env, check=True)  # fmt: skip
 
     if not args.port:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            args.port = probe.getsockname()[1]
+        args.port = _free_port()
+    spectators = (_free_port(), args.spectator_workers) if args.spectator_workers else None
+    layout = f"gunicorn {args.workers} workers x {args.threads} threads" + (
+        f" + a spectators' pool of {args.spectator_workers} workers x {args.threads}"
+        " threads for the polled pages"
+        if spectators
+        else ", one pool for every request"
+    )
     tables = args.players // 4
     alone = max(1, round(tables * args.seconds / args.burst_seconds))
     started = time.monotonic()
     t, organiser, token = build(args.players, args.rounds, alone)
     print(
         f"final_day: {args.players} players, {tables} tables, {args.rounds} rounds; "
-        f"{args.phones} phones polling every {args.interval:g} s; gunicorn {args.workers} "
-        f"workers, {connection.vendor} + {'Redis + a Celery worker' if celery else 'no broker'}"
+        f"{args.phones} phones polling every {args.interval:g} s; {layout}; "
+        f"{connection.vendor} + {'Redis + a Celery worker' if celery else 'no broker'}"
         f" (built in {time.monotonic() - started:.0f} s; load average "
         f"{os.getloadavg()[0]:.1f})"
     )
     base = f"http://127.0.0.1:{args.port}"
+    # Where the phones poll: the spectators' pool when there is one.
+    phones_port = spectators[0] if spectators else args.port
+    public = f"http://127.0.0.1:{phones_port}"
     live = f"/t/{SLUG}/standings/live/"
-    servers = start_servers(env, args.port, args.workers, celery)
+    servers = start_servers(env, args.port, args.workers, celery, args.threads, spectators)
     try:
         wait_ready(base + live)
+        wait_ready(public + live)
         alone_entries = _entries(t, 3, range(1, alone + 1))
         last_entries = _entries(t, 4, range(1, tables + 1))
 
-        quiet = Phones(args.port, live, args.phones, args.interval, args.seconds).result()
+        quiet = Phones(phones_port, live, args.phones, args.interval, args.seconds).result()
         alone_ms, _ = scorekeepers(base, token, alone_entries, args.seconds)
         wait_idle(t, 60)
 
-        phones = Phones(args.port, live, args.phones, args.interval, args.burst_seconds)
+        phones = Phones(phones_port, live, args.phones, args.interval, args.burst_seconds)
         burst_ms, last_answer = scorekeepers(base, token, last_entries, args.burst_seconds)
         t.refresh_from_db()
-        current = until_current(base, t.results_version, last_answer)
+        current = until_current(public, t.results_version, last_answer)
         during = phones.result()
 
         pages = cold_pages(base, organiser, redis_url if celery else "", 5)
@@ -546,6 +598,7 @@ def main() -> None:
     alone_p50 = statistics.median(alone_ms) * 1000
     burst_p50 = statistics.median(burst_ms) * 1000
     print(f"  load average now {os.getloadavg()[0]:.1f} (a shared machine: ratios count)")
+    print(f"  layout of every line below: {layout}")
     print(
         f"  spectators during burst / quiet req/s: {during['rate'] / quiet['rate']:.2f}  "
         f"(quiet {quiet['rate']:.0f} req/s p99 {quiet['p99']:.0f} ms; during "

@@ -29,6 +29,12 @@ Without that, every phone polling during the render rendered the page too: at a 
 final (1,000 players, a new table a second, `bench.final_day`) the renders queued up
 behind each other and behind the scorekeepers' results.
 
+A kept answer of 1 KB or more is kept compressed too (`games.views.caching.keep_answer`,
+once per render): a reader that accepts gzip — every browser — is sent those bytes, the
+others the text. During a burst every poll of a phone brings a new table, so this is
+what the phones download a second. The reader who rendered the answer is sent exactly
+what the next reader is sent.
+
 This middleware sits right after WhiteNoise, so a kept answer skips the session, CSRF,
 auth and messages middleware (an anonymous reader without cookies needs none of them)
 and carries the headers (CSP, frame options, Vary) the first answer got on its way out.
@@ -130,6 +136,15 @@ class PublicPageCache:
             self.entries.clear()
         self.entries[key] = entry
 
+    @staticmethod
+    def _answer(request: HttpRequest, entry: dict[str, Any]) -> HttpResponse:
+        return stored_answer(
+            entry,
+            request.META.get("HTTP_IF_NONE_MATCH", ""),
+            request.META.get("HTTP_IF_MODIFIED_SINCE", ""),
+            request.META.get("HTTP_ACCEPT_ENCODING", ""),
+        )
+
     def __call__(self, request: HttpRequest) -> HttpResponse:
         match = POLLED.match(request.path_info) if request.method == "GET" else None
         if match is None or not anonymous_reader(request):
@@ -144,11 +159,7 @@ class PublicPageCache:
         except CACHE_ERRORS:
             return self.get_response(request)
         if entry is not None:
-            return stored_answer(
-                entry,
-                request.META.get("HTTP_IF_NONE_MATCH", ""),
-                request.META.get("HTTP_IF_MODIFIED_SINCE", ""),
-            )
+            return self._answer(request, entry)
         try:
             response = self.get_response(request)
             kept = keep_answer(response)
@@ -159,6 +170,8 @@ class PublicPageCache:
                     logger.warning("shared cache unreachable; %s not kept", request.path)
                 else:
                     self._remember(key, kept)
+                # The reader who rendered it gets what every later reader gets.
+                response = self._answer(request, kept)
         finally:
             if older is not None:
                 with contextlib.suppress(*CACHE_ERRORS):

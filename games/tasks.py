@@ -20,6 +20,9 @@ from tournaments.events import (
     clear_mark,
     clear_pending,
     ratings_pending_key,
+    recompute_begin,
+    recompute_end,
+    recompute_later,
     season_pending_key,
     standings_followed,
 )
@@ -52,18 +55,27 @@ RECOMPUTE_RETRIES = {
 }
 
 
-@shared_task(name=RECOMPUTE_TASK, **RECOMPUTE_RETRIES)
-def recompute_standings(tournament_id: int) -> int | None:
-    # Cleared before the version is read: a change committed after this point asks for
-    # a new recompute instead of being folded into this one.
-    clear_pending(tournament_id)
-    snapshot = standings_recompute(tournament_id=tournament_id)
-    if snapshot is None:
+@shared_task(name=RECOMPUTE_TASK, bind=True, **RECOMPUTE_RETRIES)
+def recompute_standings(self: Any, tournament_id: int) -> int | None:
+    # One recompute of a tournament at a time (tournaments.events, "running mark"): this
+    # one waits its turn on the queue, still pending.
+    task_id = self.request.id
+    if not recompute_begin(tournament_id, task_id):
+        recompute_later(tournament_id)
         return None
-    standings_prune(tournament_id=tournament_id)
-    standings_followed(tournament_id)
-    standings_announce(snapshot)
-    return snapshot.computed_version
+    try:
+        # Cleared before the version is read: a change committed after this point asks
+        # for a new recompute instead of being folded into this one.
+        clear_pending(tournament_id)
+        snapshot = standings_recompute(tournament_id=tournament_id)
+        if snapshot is None:
+            return None
+        standings_prune(tournament_id=tournament_id)
+        standings_followed(tournament_id)
+        standings_announce(snapshot)
+        return snapshot.computed_version
+    finally:
+        recompute_end(tournament_id, task_id)
 
 
 @shared_task(

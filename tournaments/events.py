@@ -27,6 +27,17 @@ Terms:
   promotes it. A burst of results then moves a tournament's pages at most about once a
   second, and the last change of the burst is shown within that second (no timer: the
   readers promote it, and nothing needs promoting while nobody reads).
+* running mark — a key in the shared cache saying "a recompute of this tournament is
+  running", holding the id of the task that runs it (`recompute_begin`). A tournament's
+  recomputes run one at a time: a second one that starts meanwhile (the next result's,
+  on the worker's other process) does not compute the same table beside it — it is put
+  back on the queue (`recompute_later`, `RETRY_SECONDS`) and keeps its pending mark, so a
+  burst of results holds at most one recompute running and one waiting. Two at once
+  each took about twice as long on a busy machine and the older one's table was
+  superseded before it was shown; one after another, the last result is in the table
+  at most two recomputes after it lands. A mark left by a worker killed mid-recompute is
+  taken over by its own task's redelivery (the same task id), or expires after
+  `RUNNING_SECONDS`.
 * shown digest — a digest of the rows and ranking of the last standings snapshot stored,
   kept in the shared cache: a recompute that stores the same table (a new version, the
   same rows) moves no page.
@@ -61,6 +72,11 @@ WEBHOOK_REPAIR_TASK = "games.repair_webhooks"
 COALESCE_SECONDS = 0.5
 # A pending mark outlives a lost task by at most this long.
 PENDING_SECONDS = 120
+# A running mark outlives a killed recompute by at most this long: past Celery's hard
+# time limit (`CELERY_TASK_TIME_LIMIT`, 90 s) the task is dead anyway.
+RUNNING_SECONDS = 100
+# A recompute that finds another one of its tournament running tries again this soon.
+RETRY_SECONDS = 0.2
 
 
 def results_changed(tournament: Tournament) -> None:
@@ -210,6 +226,46 @@ def _request(task: str, arg: int, pending_key: str) -> bool:
         clear_mark(pending_key)
         return False
     return True
+
+
+def _running_key(tournament_id: int) -> str:
+    return f"standings:running:{tournament_id}"
+
+
+def recompute_begin(tournament_id: int, task_id: str | None) -> bool:
+    """Take the tournament's running mark for the task `task_id` (see "running mark");
+    False when another task holds it. Always True in this process's own modes (inline
+    and thread: the thread runs one job at a time) and while the cache is unreachable
+    (a recompute twice is harmless, one lost is not)."""
+    if jobs.mode() != jobs.BROKER or not task_id:
+        return True
+    key = _running_key(tournament_id)
+    try:
+        return bool(cache.add(key, task_id, timeout=RUNNING_SECONDS)) or cache.get(key) == task_id
+    except Exception:
+        logger.warning("cache unreachable; recompute of %s runs unmarked", tournament_id)
+        return True
+
+
+def recompute_end(tournament_id: int, task_id: str | None) -> None:
+    """Give the running mark back (only if it is still this task's)."""
+    if jobs.mode() != jobs.BROKER or not task_id:
+        return
+    key = _running_key(tournament_id)
+    try:
+        if cache.get(key) == task_id:
+            cache.delete(key)
+    except Exception:
+        logger.warning("cache unreachable; running mark of %s left to expire", tournament_id)
+
+
+def recompute_later(tournament_id: int) -> bool:
+    """Put the recompute back on the queue, to start once the running one is done; its
+    pending mark stays, so the results landing meanwhile add nothing."""
+    if jobs.enqueue(RECOMPUTE_TASK, tournament_id, countdown=RETRY_SECONDS):
+        return True
+    clear_pending(tournament_id)
+    return False
 
 
 def clear_pending(tournament_id: int) -> None:

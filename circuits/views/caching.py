@@ -74,6 +74,7 @@ def kept_for_anonymous(view: View) -> View:
                 entry,
                 request.META.get("HTTP_IF_NONE_MATCH", ""),
                 request.META.get("HTTP_IF_MODIFIED_SINCE", ""),
+                request.META.get("HTTP_ACCEPT_ENCODING", ""),
             )
         response = view(request, slug, *args, **kwargs)
         if response.status_code != 200:

@@ -5,6 +5,7 @@ projector's movement column."""
 
 from __future__ import annotations
 
+import gzip
 import time
 from datetime import timedelta
 
@@ -410,3 +411,46 @@ def test_while_one_reader_renders_a_change_the_others_get_the_page_before_it(
     after = Client().get(live, HTTP_IF_NONE_MATCH=first["ETag"])
     assert after.status_code == 200 and after["ETag"] != first["ETag"]
     assert cache.get(f"{key}:rendering") is None  # the render let go of its lock
+
+
+def test_a_kept_page_is_sent_compressed_to_a_reader_that_accepts_gzip(
+    played, django_assert_num_queries
+):
+    """The kept answer is compressed once, when it is kept, and the same bytes go to every
+    reader that accepts gzip; the others get it as text, with the same (weak) ETag, and
+    both say that the answer varies with Accept-Encoding."""
+    live = url("standings-live", played)
+    first = Client().get(live, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert first.status_code == 200 and first["Content-Encoding"] == "gzip"
+    plain = gzip.decompress(first.content)
+    assert b"(version " in plain
+    assert int(first["Content-Length"]) == len(first.content) < len(plain)
+    assert "Accept-Encoding" in first["Vary"]
+    with django_assert_num_queries(0):
+        again = Client().get(live, HTTP_ACCEPT_ENCODING="gzip")
+        as_text = Client().get(live)
+        not_modified = Client().get(
+            live, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=first["ETag"]
+        )
+    assert again.content == first.content
+    assert not as_text.has_header("Content-Encoding") and as_text.content == plain
+    assert as_text["ETag"] == first["ETag"] and "Accept-Encoding" in as_text["Vary"]
+    assert not_modified.status_code == 304 and not_modified.content == b""
+
+
+def test_the_reader_who_renders_gets_what_the_next_reader_gets(played):
+    live = url("standings-live", played)
+    rendered = Client().get(live, HTTP_ACCEPT_ENCODING="gzip")
+    kept = Client().get(live, HTTP_ACCEPT_ENCODING="gzip")
+    assert rendered.content == kept.content
+    assert dict(rendered.items()).keys() == dict(kept.items()).keys()
+
+
+def test_a_signed_in_reader_is_never_served_a_kept_public_answer(played, as_user):
+    live = url("standings-live", played)
+    public = Client().get(live, HTTP_ACCEPT_ENCODING="gzip")
+    organiser = as_user("alice")
+    mine = organiser.get(live, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=public["ETag"])
+    assert mine.status_code == 200
+    assert "private" in mine["Cache-Control"] and not mine.has_header("Content-Encoding")
+    assert mine["ETag"] != public["ETag"]
