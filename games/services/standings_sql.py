@@ -1,0 +1,170 @@
+"""The standings' SQL: the confirmed racks of one tournament summed per series, per player
+and per finishing place, in plain SQL that PostgreSQL and SQLite both run
+(`games.services.standings` runs them and hands the rows to the pure `scoring.standings`).
+
+Terms: a *series* is a player's confirmed games at one table, summed; a *rack* row is one
+seat's confirmed line in one game, its game's sanction points taken off; *placed* rows are
+a game's finishing places (`scoring.placement`); the *countback* reads per-game scores for
+the tie-break of that name; *match* rows are the target-score matches' game lines
+(`scoring.match`).
+"""
+
+from __future__ import annotations
+
+# One row per series: a player's confirmed games at one table, summed, with the table's
+# round. A sanction takes its points off that player's score in that game, so sanctions are
+# summed per (game, player) first and joined to the racks. The tournament's tables are
+# picked before the racks are joined, so each rack is joined once (to its confirmed result
+# and game) rather than to result, game, table and round in turn; the round is looked up
+# per series, after the sum. Plain SQL that SQLite runs too; columns in SeriesLine's order.
+# Each confirmed rack with its game's sanction points taken off, for this tournament's
+# games only; both queries below sum these rows, one per series, one per player.
+_RACKS_OF = """
+    FROM games_rackentry rack
+    JOIN games_result result ON result.id = rack.result_id
+    JOIN games_game game ON game.id = result.game_id
+    LEFT JOIN (
+        SELECT penalty.game_id, penalty.player_id, CAST(SUM(penalty.points) AS INTEGER) AS points
+        FROM games_penalty penalty
+        JOIN tournaments_player player ON player.id = penalty.player_id
+        WHERE player.tournament_id = %(tournament)s
+          AND penalty.kind = %(sanction)s AND NOT penalty.voided
+        GROUP BY penalty.game_id, penalty.player_id
+    ) sanction ON sanction.game_id = result.game_id AND sanction.player_id = rack.player_id
+    WHERE result.status = %(confirmed)s
+      {substitutes}
+      AND game.table_id IN (
+          SELECT tbl.id
+          FROM games_table tbl
+          JOIN tournaments_round rnd ON rnd.id = tbl.round_id
+          WHERE rnd.tournament_id = %(tournament)s AND rnd.number < %(before)s
+            AND (%(every_stage)s OR rnd.stage_id = %(stage)s
+                 OR (%(first_stage)s AND rnd.stage_id IS NULL))
+      )
+"""
+_RACKS = _RACKS_OF.format(substitutes="AND (rack.substitute = '' OR %(credit_substitutes)s)")
+_SUMS = """
+           COUNT(*) AS games,
+           SUM(CASE WHEN rack.winner THEN 1 ELSE 0 END) AS won,
+           SUM(CASE WHEN rack.winner AND result."end" = %(rummikub)s THEN 1 ELSE 0 END)
+               AS rummikubs,
+           SUM(rack.score - COALESCE(sanction.points, 0)) AS score,
+           SUM(CASE WHEN rack.winner THEN 0 ELSE rack.charge END) AS charge,
+           MAX(rack.score - COALESCE(sanction.points, 0)) AS best_game
+"""
+# Grouped by (player, table) and only then joined to the round: grouping by round and
+# table directly made PostgreSQL sort all the racks instead of hashing them.
+SERIES_SQL = f"""
+SELECT series.player_id, rnd.number, series.table_id, series.games, series.won,
+       series.rummikubs, series.score, series.charge, series.best_game
+FROM (
+    SELECT rack.player_id, game.table_id, {_SUMS}
+    {_RACKS}
+    GROUP BY rack.player_id, game.table_id
+) series
+JOIN games_table tbl ON tbl.id = series.table_id
+JOIN tournaments_round rnd ON rnd.id = tbl.round_id
+"""
+TOTALS_SQL = f"""
+SELECT rack.player_id, {_SUMS}
+{_RACKS}
+GROUP BY rack.player_id
+"""
+# The per-player sums with the two series metrics that are sums over the series too
+# (`PlayerTotals` with `table_wins` and `opponents_score`), for a ranking that uses them but
+# not head_to_head: the series are summed in the database and only one row per player comes
+# back, instead of one per series for the engine to sum. A table is won by each player whose
+# series score there is the table's highest; opponents' score adds, for each series, the
+# played scores of everyone else at the table: the table's seated players' scores summed,
+# less the player's own, once per series. The outer sums are cast back to whole numbers
+# (PostgreSQL's SUM of a bigint is a numeric).
+SERIES_TOTALS_SQL = f"""
+WITH series AS (
+    SELECT rack.player_id, game.table_id, {_SUMS}
+    {_RACKS}
+    GROUP BY rack.player_id, game.table_id
+), played AS (
+    SELECT series.player_id, SUM(series.score) AS score
+    FROM series
+    GROUP BY series.player_id
+), seated AS (
+    SELECT series.table_id, MAX(series.score) AS top, SUM(played.score) AS score
+    FROM series
+    JOIN played ON played.player_id = series.player_id
+    GROUP BY series.table_id
+)
+SELECT series.player_id,
+       CAST(SUM(series.games) AS BIGINT), CAST(SUM(series.won) AS BIGINT),
+       CAST(SUM(series.rummikubs) AS BIGINT), CAST(SUM(series.score) AS BIGINT),
+       CAST(SUM(series.charge) AS BIGINT), MAX(series.best_game),
+       CAST(SUM(CASE WHEN series.score = seated.top THEN 1 ELSE 0 END) AS BIGINT),
+       CAST(SUM(seated.score) - COUNT(*) * MAX(played.score) AS BIGINT)
+FROM series
+JOIN seated ON seated.table_id = series.table_id
+JOIN played ON played.player_id = series.player_id
+GROUP BY series.player_id
+"""
+# Each player's finishing places (placement points, `scoring.placement`), counted: per
+# (player, table size, place, shared first place, won) the number of games. The place is
+# worked out over every rack of the result — a substitute's seat takes its place at the
+# table too — as `scoring.placement.finishing_places` does: the winners share place 1, the
+# others follow by game score after sanction points, equal scores sharing the better place.
+# Only then are the substitutes' racks left out (unless credited). One window, so one sort
+# of the racks: ordered winners first (all equal), then losers by game score, highest
+# first, RANK() is the place; over the whole result (the frame), the racks are the table's
+# size and the winners whether place 1 is shared. Whether a loser's place is shared is not
+# worked out (`shared` is false for a loser): it changes none of the loser's points, and a
+# first place is a winner's alone. The window's aggregates are over the whole result, so
+# PostgreSQL computes them once a result. Window functions: SQLite 3.28+ and PostgreSQL.
+_GAME_SCORE = "rack.score - COALESCE(sanction.points, 0)"
+# `paid`: a winner's rummikub (1 or 0), a loser's charge; `winner` is in every grouping, so
+# its sum is the one or the other (a narrower row to sort than both).
+_PLACED = f"""
+    SELECT rack.player_id, rack.winner, rack.substitute = '' AS own,
+           CASE WHEN NOT rack.winner THEN rack.charge
+                WHEN result."end" = %(rummikub)s THEN 1 ELSE 0 END AS paid,
+           {_GAME_SCORE} AS score,
+           COUNT(*) OVER finish AS seats,
+           SUM(CASE WHEN rack.winner THEN 1 ELSE 0 END) OVER finish AS winners,
+           RANK() OVER finish AS place
+    {_RACKS_OF.format(substitutes="")}
+    WINDOW finish AS (
+        PARTITION BY rack.result_id
+        ORDER BY CASE WHEN rack.winner THEN 0 ELSE 1 END,
+                 CASE WHEN rack.winner THEN 0 ELSE {_GAME_SCORE} END DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+"""
+_PLACE_KEY = "placed.seats, placed.place, placed.winner AND placed.winners > 1, placed.winner"
+PLACES_SQL = f"""
+SELECT placed.player_id, {_PLACE_KEY}, COUNT(*)
+FROM ({_PLACED}) placed
+WHERE placed.own OR %(credit_substitutes)s
+GROUP BY placed.player_id, {_PLACE_KEY}
+"""
+# The finishing places counted with the per-player sums beside them, in the same pass over
+# the racks, for a ranking by placement without series metrics: `TOTALS_SQL` is then these
+# rows summed per player (a few rows per player: one per place and table size).
+PLACED_TOTALS_SQL = f"""
+SELECT placed.player_id, {_PLACE_KEY}, COUNT(*), SUM(placed.paid), SUM(placed.score),
+       MAX(placed.score)
+FROM ({_PLACED}) placed
+WHERE placed.own OR %(credit_substitutes)s
+GROUP BY placed.player_id, {_PLACE_KEY}
+"""
+
+# Each player's three best single games (countback: second_best_game, third_best_game).
+COUNTBACK_SQL = f"""
+SELECT ranked.player_id, ranked.score
+FROM (
+    SELECT rack.player_id, {_GAME_SCORE} AS score,
+           ROW_NUMBER() OVER (PARTITION BY rack.player_id ORDER BY {_GAME_SCORE} DESC) AS n
+    {_RACKS}
+) ranked
+WHERE ranked.n <= 3
+"""
+# Every seat's line in every confirmed game, by table and game number: the target-score
+# matches (`scoring.match`). A substitute's seat counts for the seat's match.
+MATCH_SQL = f"""
+SELECT game.table_id, game.number, rack.player_id, {_GAME_SCORE}, rack.winner, result."end"
+{_RACKS_OF.format(substitutes="")}
+"""
