@@ -14,7 +14,7 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from scoring.errors import RuleError
-from tests.html import assert_in_html
+from tests.html import assert_in_html, html_text
 from tests.web import field_errors, text
 from tournaments.models import Player
 from tournaments.selectors import choice_shown
@@ -174,10 +174,10 @@ def test_the_page_hides_withdrawn_players_on_request(withdrawn, client):
     detail = reverse("tournament-detail", args=[withdrawn.slug])
     shown = text(client.get(detail))
     assert "Hide withdrawn players (1)" in shown
-    assert shown.count("· withdrawn") == 1
+    assert html_text(shown).count("· withdrawn") == 1
     hidden = text(client.get(detail, {"withdrawn": "hide"}))
     assert "1 withdrawn player hidden" in hidden
-    assert "Player 2<" not in hidden and "· withdrawn" not in hidden
+    assert "Player 2<" not in hidden and "· withdrawn" not in html_text(hidden)
     live = reverse("standings-live", args=[withdrawn.slug])
     assert f'hx-get="{live}?withdrawn=hide"' in hidden  # the polls keep it hidden
     assert f"{reverse('standings-csv', args=[withdrawn.slug])}?withdrawn=hide" in hidden
