@@ -3,8 +3,9 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/rummitab \\
     REDIS_URL=redis://127.0.0.1:6379/0 python -m bench.load
 
-Starts gunicorn (3 sync workers, DEBUG off) on PostgreSQL + Redis when they answer (else
-SQLite and the per-process cache), migrates, seeds the demo tournaments, then runs Debian's
+Starts gunicorn as production runs it (3 workers of 4 threads, DEBUG off; `--workers`,
+`--threads`) on PostgreSQL + Redis when they answer (else SQLite and the per-process
+cache), migrates, seeds the demo tournaments, then runs Debian's
 `wrk` (50 connections, 2 threads) against: the static CSS file, the public standings
 page, the live standings fragment (200, no validators) and the fragment with the
 validators of its last answer (the 304 path every polling phone takes while nothing
@@ -190,6 +191,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=8180)
     parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument(
+        "--threads", type=int, default=4, help="threads per worker (docs/operations/production.md)"
+    )
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--burst", type=int, default=0, help="corrections during a burst run")
@@ -206,7 +210,7 @@ def main() -> None:
     base = f"http://127.0.0.1:{args.port}"
     server = subprocess.Popen(
         [PYTHON, "-m", "gunicorn", "config.wsgi", f"--workers={args.workers}",
-         f"--bind=127.0.0.1:{args.port}", "--log-level=warning"],
+         f"--threads={args.threads}", f"--bind=127.0.0.1:{args.port}", "--log-level=warning"],
         cwd=ROOT, env=env, start_new_session=True,
     )  # fmt: skip
     try:
@@ -226,8 +230,8 @@ def main() -> None:
         database = env["DATABASE_URL"].split(":", 1)[0]
         cache = "Redis" if env["REDIS_URL"] else "local memory"
         print(
-            f"gunicorn {args.workers} workers, {database} + {cache}, wrk {args.connections} "
-            f"connections x {args.seconds} s; validators of the fragment: "
+            f"gunicorn {args.workers} workers x {args.threads} threads, {database} + {cache}, "
+            f"wrk {args.connections} connections x {args.seconds} s; validators of the fragment: "
             f"{', '.join(validators) or 'none'} -> {status_304}"
         )
         runs = (
