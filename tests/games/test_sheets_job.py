@@ -386,6 +386,22 @@ def test_a_failing_chunk_fails_the_job_naming_its_tables(
     assert ExportJob.objects.get().status == "failed"
 
 
+def test_a_chunk_that_cannot_be_queued_fails_the_job(alice, bob, monkeypatch):
+    tournament = make_tournament(alice, scorekeepers=[bob], players=8)
+    round_ = open_round(tournament, alice)
+    job = ExportJob.objects.create(
+        kind="sheets_pdf", tournament=tournament, round=round_, requested_by=bob
+    )
+    monkeypatch.setattr(jobs, "enqueue", lambda *args, **kwargs: False)  # the broker is down
+    sheets.render_sheets_pdf(job.pk)
+    job.refresh_from_db()
+    assert (job.status, job.error) == (
+        "failed",
+        "The job's next step could not be queued (no broker).",
+    )
+    assert not ExportPart.objects.exists()
+
+
 def test_a_round_without_tables_makes_an_empty_pdf(alice, bob, as_user, monkeypatch):
     tournament = make_tournament(alice, scorekeepers=[bob], players=4)
     round_ = open_round(tournament, alice)
