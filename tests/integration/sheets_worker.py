@@ -1,43 +1,43 @@
 """The real Celery app, with two test hooks for the round's sheets job: the round is
 divided into chunks of `RUMMITAB_SHEETS_CHUNK` sheets, and every chunk a pool process
-makes is written down in the file `RUMMITAB_SHEETS_MARKS` (one JSON line: the process,
-the chunk's index, when its task started and ended). Used only by tests/integration
-(`celery -A tests.integration.sheets_worker worker`)."""
+lays out is written down in the file `RUMMITAB_SHEETS_MARKS` (one JSON line: the
+process, the chunk's index, when its layout started and ended). Used only by
+tests/integration (`celery -A tests.integration.sheets_worker worker`)."""
 
 import json
 import os
 import time
 from pathlib import Path
 
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_prerun
 
 from config.celery import app
 
 __all__ = ["app"]
 
 MARKS = Path(os.environ["RUMMITAB_SHEETS_MARKS"])
-_started: dict[str, float] = {}
 
 
 @task_prerun.connect
-def _before(sender=None, task_id=None, **kwargs):
-    # The task names of games.sheets, spelled out: importing it here would load the
-    # models before the worker has set Django up.
-    if sender is None:
+def _hooks(sender=None, **kwargs):
+    # The task names of games.sheets, spelled out, and games.sheets imported only here:
+    # importing it at the top would load the models before the worker has set Django up.
+    if sender is None or not sender.name.startswith("games.render_sheets_"):
         return
-    if sender.name == "games.render_sheets_pdf":
-        from games import sheets
+    from games import sheets
 
-        sheets.CHUNK_SHEETS = int(os.environ["RUMMITAB_SHEETS_CHUNK"])
-    elif sender.name == "games.render_sheets_part":
-        _started[task_id] = time.time()
+    sheets.CHUNK_SHEETS = int(os.environ["RUMMITAB_SHEETS_CHUNK"])
+    real = sheets._chunk_pdf
+    if getattr(real, "marked", False):
+        return
 
+    def chunk_pdf(part):
+        start = time.time()
+        content = real(part)
+        mark = {"pid": os.getpid(), "index": part.index, "start": start, "end": time.time()}
+        with MARKS.open("a") as marks:
+            marks.write(json.dumps(mark) + "\n")
+        return content
 
-@task_postrun.connect
-def _after(sender=None, task_id=None, args=None, retval=None, **kwargs):
-    if sender is None or sender.name != "games.render_sheets_part" or retval is not True:
-        return  # only the deliveries that made their chunk
-    start = _started.pop(task_id)
-    mark = {"pid": os.getpid(), "index": args[1], "start": start, "end": time.time()}
-    with MARKS.open("a") as marks:
-        marks.write(json.dumps(mark) + "\n")
+    chunk_pdf.marked = True  # type: ignore[attr-defined]
+    sheets._chunk_pdf = chunk_pdf

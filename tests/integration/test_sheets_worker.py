@@ -55,7 +55,7 @@ def test_a_rounds_chunks_are_made_by_both_processes_at_once_and_joined_in_order(
     chunks = [json.loads(line) for line in marks.read_text().splitlines()]
     assert sorted(chunk["index"] for chunk in chunks) == list(range(6))  # each made once
     assert len({chunk["pid"] for chunk in chunks}) == 2  # by both processes...
-    assert any(  # ...at the same time
+    assert any(  # ...laying out at the same time
         a["pid"] != b["pid"] and a["start"] < b["end"] and b["start"] < a["end"]
         for a in chunks
         for b in chunks
