@@ -266,6 +266,8 @@ def _enqueue(task: str, job_id: int, *args: int) -> None:
 SHEETS_PART_SOFT_SECONDS = 3 * 60
 
 
+# The start keeps the default time limits (CELERY_TASK_SOFT_TIME_LIMIT): a few queries
+# and the round's links.
 @shared_task(name=SHEETS_TASK)
 def render_sheets_pdf(job_id: int) -> int | None:
     """Start the sheets job `job_id` (see the module): its chunks, the first
@@ -308,6 +310,7 @@ def render_sheets_part(job_id: int, index: int, width: int) -> bool:
     part = (
         ExportPart.objects.filter(job_id=job_id, index=index)
         .select_related("job", "job__requested_by")
+        .defer("content")
         .first()
     )
     if part is None or not part.job.active:
