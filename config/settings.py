@@ -354,6 +354,9 @@ JOBS_DRAIN_SECONDS = env_int("JOBS_DRAIN_SECONDS", 10)
 # request; one larger than EVENT_FILE_MAX_BYTES is refused (413 naming the limit).
 EXPORT_DIR = Path(os.environ.get("EXPORT_DIR") or DATA_DIR / "exports")
 EXPORT_KEEP_HOURS = env_int("EXPORT_KEEP_HOURS", 24)
+# A round's sheets PDF is made in chunks by separate tasks, this many queued or running at
+# a time (games/sheets.py): the worker processes it may take at once.
+SHEETS_PARALLEL = env_int("SHEETS_PARALLEL", 2)
 EVENT_FILE_REQUEST_BYTES = env_int("EVENT_FILE_REQUEST_BYTES", 4 * 1024 * 1024)
 # ...and so is one holding more players and racks than this (what an import writes).
 EVENT_FILE_REQUEST_ROWS = env_int("EVENT_FILE_REQUEST_ROWS", 10_000)

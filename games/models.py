@@ -491,3 +491,28 @@ class ExportJob(models.Model):
     @property
     def percent(self) -> int:
         return 0 if not self.total else min(100, self.done * 100 // self.total)
+
+
+class ExportPart(models.Model):
+    """One part of an export job made by a task of its own, so that several worker
+    processes make one job (a chunk of a round's sheets): what it covers, and its output
+    once made, kept here until the job joins the parts and deletes them. In the database
+    rather than in `EXPORT_DIR`: every worker, on whatever host, reaches the database."""
+
+    job = models.ForeignKey(ExportJob, on_delete=models.CASCADE, related_name="parts")
+    index = models.PositiveIntegerField()
+    # What the part covers (a chunk: its table numbers) and how many of the job's steps
+    # it counts for in the progress once made (its sheets).
+    covers = models.JSONField(default=list)
+    steps = models.PositiveIntegerField(default=0)
+    content = models.BinaryField(null=True, blank=True)
+    made_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["job", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "index"], name="export_part_once_per_index")
+        ]
+
+    def __str__(self) -> str:
+        return f"part {self.index} of export job #{self.job_id}"

@@ -12,6 +12,11 @@ Terms:
 * job task — the Celery task that runs one job by id (`SHEETS_TASK`, `IMPORT_TASK`),
   published to a worker when there is a broker, otherwise run on this process's job
   thread (`tournaments.jobs`), never inside the request that asked.
+* part — an `ExportPart` of a job: one piece of its output made by a task of its own
+  (a chunk of a round's sheets, `games.sheets`), so that several worker processes make
+  one job. A part is made once: a redelivered task finds it made and adds nothing. The
+  job's progress is the steps of its parts made so far; once every part is made, the
+  job joins them into its file and deletes them.
 * reuse — a request for the same kind, tournament, round and params while such a job is
   queued or running returns that job instead of starting another (a nervous double
   click, a second organiser at the same moment).
@@ -40,7 +45,7 @@ from typing import Any
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Sum
 from django.utils import timezone, translation
 
 from scoring.errors import RuleError
@@ -48,7 +53,7 @@ from tournaments import jobs
 from tournaments.models import Round, Tournament
 from tournaments.permissions import User, signed_in
 
-from ..models import ExportJob
+from ..models import ExportJob, ExportPart
 from .event_file.load import (
     event_file_import,
     event_file_max_bytes,
@@ -152,6 +157,7 @@ def export_job_finish(
         job.done = job.total = max(job.total, job.done)
         job.finished_at = timezone.now()
         job.save()
+        ExportPart.objects.filter(job=job).delete()
 
 
 def export_job_fail(job_id: int, error: str) -> None:
@@ -164,6 +170,52 @@ def export_job_fail(job_id: int, error: str) -> None:
     ExportJob.objects.filter(pk=job_id).update(
         status=ExportJob.Status.FAILED, error=error[:2000], finished_at=timezone.now(), file=""
     )
+    ExportPart.objects.filter(job_id=job_id).delete()
+
+
+def export_job_split(job: ExportJob, covers: list[list[Any]]) -> list[ExportPart]:
+    """Divide the running `job` into parts, one per item of `covers` (what each covers;
+    its length the part's steps); the job's total becomes their steps, none done."""
+    with transaction.atomic():
+        parts = ExportPart.objects.bulk_create(
+            ExportPart(job=job, index=index, covers=cover, steps=len(cover))
+            for index, cover in enumerate(covers)
+        )
+        export_job_progress(job, 0, sum(part.steps for part in parts))
+    return parts
+
+
+def export_part_made(part: ExportPart, content: bytes) -> bool:
+    """Keep the made `part`'s `content` and count its steps in the job's progress, once
+    (a second delivery of its task changes nothing); True when every part of the job is
+    made and the job still runs: the caller has the job joined (a joining that runs twice
+    finds the job done the second time, `export_job_parts`)."""
+    with transaction.atomic():
+        # The job's row first: the parts of one job are counted one at a time.
+        job = ExportJob.objects.select_for_update().filter(pk=part.job_id).first()
+        if job is None or job.status != ExportJob.Status.RUNNING:
+            return False
+        ExportPart.objects.filter(pk=part.pk, made_at=None).update(
+            content=content, made_at=timezone.now()
+        )
+        parts = ExportPart.objects.filter(job=job)
+        made = parts.exclude(made_at=None).aggregate(steps=Sum("steps"))["steps"] or 0
+        export_job_progress(job, made)
+        return not parts.filter(made_at=None).exists()
+
+
+def export_job_parts(job_id: int) -> tuple[ExportJob, list[bytes]] | None:
+    """The running job and its parts' contents in order, when every part is made (None
+    otherwise: already joined, failed, or a part still missing). Call it in a transaction:
+    the job's row stays locked until the caller finished the job (`export_job_finish`),
+    so that two joinings of one job never both write its file."""
+    job = ExportJob.objects.select_for_update().filter(pk=job_id).first()
+    if job is None or job.status != ExportJob.Status.RUNNING:
+        return None
+    parts = list(ExportPart.objects.filter(job=job).order_by("index"))
+    if not parts or any(part.made_at is None for part in parts):
+        return None
+    return job, [bytes(part.content or b"") for part in parts]
 
 
 def export_jobs_prune(now: Any = None) -> int:

@@ -23,7 +23,8 @@ from pypdf import PdfReader
 from weasyprint import HTML
 
 from games import sheets
-from games.models import ExportJob
+from games.models import ExportJob, ExportPart
+from games.services import export_jobs
 from games.services.export_jobs import export_job_finish, export_jobs_prune
 from tests.factories import make_tournament, open_round
 from tournaments import jobs
@@ -225,9 +226,11 @@ def test_without_a_broker_the_job_thread_makes_it_after_the_response(
     assert jobs.wait_idle(120)
     job = ExportJob.objects.get()
     assert job.status == "done", job.error
-    assert layouts and all(name == "rummitab-exports" for name in layouts)
+    # The start, the chunks and the joining, one after the other on the exports lane.
+    assert len(layouts) == 2 and all(name == "rummitab-exports" for name in layouts)
+    assert (job.done, job.total) == (3, 3)
     body = b"".join(download(as_user("bob"), job).streaming_content)
-    assert len(PdfReader(io.BytesIO(body)).pages) == 3
+    assert pages_tables(PdfReader(io.BytesIO(body))) == [1, 2, 3]
 
 
 def test_a_finished_export_keeps_its_file_name(alice, bob):
@@ -241,26 +244,179 @@ def test_a_finished_export_keeps_its_file_name(alice, bob):
     assert (job.status, job.filename, job.file.read()) == ("done", "x.pdf", b"%PDF-1.7")
 
 
-def test_the_chunks_are_joined_in_order_and_each_counts_in_the_progress(
-    alice, bob, as_user, monkeypatch, django_capture_on_commit_callbacks
-):
-    tournament = make_tournament(alice, scorekeepers=[bob], players=20)  # 5 tables: 3 chunks
-    open_round(tournament, alice)
-    steps: list[tuple[int, int | None]] = []
-    real = sheets.export_job_progress
+def pages_tables(pdf: PdfReader) -> list[int]:
+    """The table of each page, in page order (from the page's heading)."""
+    found = [re.search(r"Table (\d+) · round 1", page.extract_text()) for page in pdf.pages]
+    return [int(match.group(1)) if match else 0 for match in found]
 
-    def progress(job, done, total=None):
+
+@pytest.fixture
+def queued(monkeypatch):
+    """The tasks queued (`jobs.enqueue`), each as (task name, args), still run as before."""
+    seen: list[tuple[str, tuple]] = []
+    real = jobs.enqueue
+
+    def enqueue(task, *args, **kwargs):
+        seen.append((task, args))
+        return real(task, *args, **kwargs)
+
+    monkeypatch.setattr(jobs, "enqueue", enqueue)
+    return seen
+
+
+@pytest.fixture
+def progress(monkeypatch):
+    """Each write of a job's progress, as (done, total or None)."""
+    steps: list[tuple[int, int | None]] = []
+    real = export_jobs.export_job_progress
+
+    def write(job, done, total=None):
         steps.append((done, total))
         real(job, done, total)
 
-    monkeypatch.setattr(sheets, "export_job_progress", progress)
+    monkeypatch.setattr(export_jobs, "export_job_progress", write)
+    return steps
+
+
+@pytest.mark.parametrize(
+    ("parallel", "order", "steps"),
+    [
+        # Two chunks queued at a time: chunk 0 queues chunk 2 (run inline at once), then 1.
+        (2, [0, 2, 1], [(0, 5), (2, None), (3, None), (5, None)]),
+        (1, [0, 1, 2], [(0, 5), (2, None), (4, None), (5, None)]),
+    ],
+)
+def test_each_chunk_is_a_task_of_its_own_and_the_pages_are_joined_in_table_order(
+    alice,
+    bob,
+    as_user,
+    settings,
+    layouts,
+    queued,
+    progress,
+    parallel,
+    order,
+    steps,
+    django_capture_on_commit_callbacks,
+):
+    settings.SHEETS_PARALLEL = parallel
+    tournament = make_tournament(alice, scorekeepers=[bob], players=20)  # 5 tables: 3 chunks
+    open_round(tournament, alice)
     with django_capture_on_commit_callbacks(execute=True):
         as_user("bob").post(job_path(tournament), {"paper": "a4"})
     job = ExportJob.objects.get()
-    assert steps == [(0, 5), (2, None), (4, None), (5, None)]  # sheets, a step per chunk
+    assert (job.status, job.done, job.total) == ("done", 5, 5), job.error
+    chunks = [args for task, args in queued if task == sheets.SHEETS_PART_TASK]
+    assert [task for task, _args in queued] == [
+        export_jobs.SHEETS_TASK,
+        *[sheets.SHEETS_PART_TASK] * 3,
+        sheets.SHEETS_JOIN_TASK,
+    ]
+    assert sorted(chunks) == [(job.pk, index, parallel) for index in range(3)]
+    assert len(layouts) == 3  # one layout per chunk, each in its own task
+    assert progress == steps  # sheets made, counted as each chunk is made
     pdf = PdfReader(io.BytesIO(b"".join(download(as_user("bob"), job).streaming_content)))
-    tables = [re.search(r"Table (\d+) · round 1", page.extract_text()) for page in pdf.pages]
-    assert [int(match.group(1)) for match in tables if match] == [1, 2, 3, 4, 5]
+    assert pages_tables(pdf) == [1, 2, 3, 4, 5]
+    assert not ExportPart.objects.exists()  # joined, then forgotten
+
+
+def test_a_chunk_delivered_twice_is_made_and_counted_once(alice, bob, layouts, monkeypatch):
+    tournament = make_tournament(alice, scorekeepers=[bob], players=20)  # 5 tables: 3 chunks
+    round_ = open_round(tournament, alice)
+    job = ExportJob.objects.create(
+        kind="sheets_pdf",
+        tournament=tournament,
+        round=round_,
+        requested_by=bob,
+        params={"paper": "a4", "language": "en"},
+    )
+    later: list[tuple] = []
+
+    def enqueue(task, *args, **kwargs):
+        later.append((task, *args))
+        return True  # queued: run below, by hand
+
+    monkeypatch.setattr(jobs, "enqueue", enqueue)
+    assert sheets.render_sheets_pdf(job.pk) == job.pk
+    assert sheets.render_sheets_pdf(job.pk) is None  # the start delivered twice: once
+    assert later == [
+        (sheets.SHEETS_PART_TASK, job.pk, 0, 2),
+        (sheets.SHEETS_PART_TASK, job.pk, 1, 2),
+    ]
+    assert sheets.render_sheets_part(job.pk, 0, 2) is True
+    assert sheets.render_sheets_part(job.pk, 0, 2) is False  # redelivered: not made again
+    job.refresh_from_db()
+    assert (job.status, job.done, job.total, len(layouts)) == ("running", 2, 5, 1)
+    # ...but its next steps queued again (the first delivery may have died before).
+    assert later[2:] == [(sheets.SHEETS_PART_TASK, job.pk, 2, 2)] * 2
+    assert sheets.render_sheets_part(job.pk, 2, 2) is True
+    assert sheets.render_sheets_part(job.pk, 1, 2) is True
+    assert later[-1] == (sheets.SHEETS_JOIN_TASK, job.pk)
+    assert sheets.render_sheets_part(job.pk, 1, 2) is False
+    job.refresh_from_db()
+    assert (job.done, len(layouts)) == (5, 3)
+    assert sheets.join_sheets_pdf(job.pk) == job.pk
+    assert sheets.join_sheets_pdf(job.pk) is None  # joined once
+    job.refresh_from_db()
+    assert (job.status, job.done, job.total) == ("done", 5, 5)
+    assert pages_tables(PdfReader(job.file.open("rb"))) == [1, 2, 3, 4, 5]
+
+
+def test_a_failing_chunk_fails_the_job_naming_its_tables(
+    alice, bob, as_user, layouts, monkeypatch, django_capture_on_commit_callbacks
+):
+    tournament = make_tournament(alice, scorekeepers=[bob], players=20)  # 5 tables: 3 chunks
+    open_round(tournament, alice)
+    real = sheets._chunk_pdf
+
+    def chunk_pdf(part):
+        if part.index == 1:
+            raise OSError("disk full")
+        return real(part)
+
+    monkeypatch.setattr(sheets, "_chunk_pdf", chunk_pdf)
+    with django_capture_on_commit_callbacks(execute=True):
+        as_user("bob").post(job_path(tournament), {"paper": "a4"})
+    job = ExportJob.objects.get()
+    assert job.status == "failed"
+    assert job.error == "The sheets of tables 3-4: OSError: disk full"
+    assert not job.file and not ExportPart.objects.exists()
+    assert sheets.render_sheets_part(job.pk, 2, 2) is False  # a chunk queued still: nothing
+    assert sheets.join_sheets_pdf(job.pk) is None
+    assert ExportJob.objects.get().status == "failed"
+
+
+def test_a_chunk_that_cannot_be_queued_fails_the_job(alice, bob, monkeypatch):
+    tournament = make_tournament(alice, scorekeepers=[bob], players=8)
+    round_ = open_round(tournament, alice)
+    job = ExportJob.objects.create(
+        kind="sheets_pdf", tournament=tournament, round=round_, requested_by=bob
+    )
+    monkeypatch.setattr(jobs, "enqueue", lambda *args, **kwargs: False)  # the broker is down
+    sheets.render_sheets_pdf(job.pk)
+    job.refresh_from_db()
+    assert (job.status, job.error) == (
+        "failed",
+        "The job's next step could not be queued (no broker).",
+    )
+    assert not ExportPart.objects.exists()
+
+
+def test_a_round_without_tables_makes_an_empty_pdf(alice, bob, as_user, monkeypatch):
+    tournament = make_tournament(alice, scorekeepers=[bob], players=4)
+    round_ = open_round(tournament, alice)
+    round_.tables.all().delete()
+    job = ExportJob.objects.create(
+        kind="sheets_pdf",
+        tournament=tournament,
+        round=round_,
+        requested_by=bob,
+        params={"paper": "a4"},
+    )
+    sheets.render_sheets_pdf(job.pk)
+    job.refresh_from_db()
+    assert (job.status, job.done, job.total) == ("done", 0, 0), job.error
+    assert len(PdfReader(job.file.open("rb")).pages) == 1
 
 
 def test_a_sheet_in_the_pdf_reads_as_the_sheet(

@@ -36,7 +36,14 @@ def worker_environment(redis_url: str, **extra: str) -> dict[str, str]:
 class Worker:
     """A Celery worker in its own process group, stopped and reaped at the end."""
 
-    def __init__(self, app_module: str, env: dict[str, str], log: Path, *extra_args: str):
+    def __init__(
+        self,
+        app_module: str,
+        env: dict[str, str],
+        log: Path,
+        *extra_args: str,
+        concurrency: int = 1,
+    ):
         self.log = log
         self.process = subprocess.Popen(
             [
@@ -49,7 +56,7 @@ class Worker:
                 "--pool",
                 "prefork",
                 "--concurrency",
-                "1",
+                str(concurrency),
                 "--loglevel",
                 "INFO",
                 "--without-gossip",
