@@ -44,7 +44,7 @@ from tournaments.services.validation import stamp_history_user
 from ..models import Absence, Game, RackEntry, Result, Seat
 from .locks import lock_game, lock_tournament
 from .matches import keep_in_step, refuse_after_decision
-from .results import ResultConflict, latest_version, retire_older
+from .results import ResultConflict, latest_version, mark_first_result, retire_older
 
 PLAYED = (Result.Status.CONFIRMED, Result.Status.SUBMITTED)
 
@@ -220,8 +220,7 @@ def _store_forfeit(
         for rack in outcome.racks
     )
     if tournament.first_result_at is None:
-        Tournament.objects.filter(pk=tournament.pk).update(first_result_at=now)
-        tournament.first_result_at = now
+        mark_first_result(tournament, now)
     return result
 
 
