@@ -88,11 +88,11 @@ def results_changed(tournament: Tournament) -> None:
     commit; a result, which only shares the tournament's row lock until here, calls it
     last (`games.services.locks`)."""
     quote = connection.ops.quote_name
-    field = Tournament._meta.get_field("results_version").column
+    table, field, key = Tournament._meta.db_table, "results_version", "id"  # the columns
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {quote(Tournament._meta.db_table)} SET {quote(field)} = {quote(field)} + 1"
-            f" WHERE {quote(Tournament._meta.pk.column)} = %s RETURNING {quote(field)}",
+            f"UPDATE {quote(table)} SET {quote(field)} = {quote(field)} + 1"
+            f" WHERE {quote(key)} = %s RETURNING {quote(field)}",
             [tournament.pk],
         )
         row = cursor.fetchone()

@@ -52,6 +52,8 @@ the busy timeout; the order above then costs nothing and cannot deadlock.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import connection
 from django.db.models import Subquery
 
@@ -98,3 +100,16 @@ def lock_game(game: Game | int) -> Game:
     # The freshly read tournament, not a second copy of it.
     locked.table.round.tournament = tournament
     return locked
+
+
+def mark_first_result(tournament: Tournament, now: datetime) -> None:
+    """A table-level write stored the tournament's first result (`first_result_at`): from
+    then on the rules are frozen. The caller read it unset under the shared tournament
+    lock; a tournament-level write, which reads it, waits for this transaction. Two first
+    results at once both read it unset: the one that updates second waits for the first
+    to commit, then finds it set (the filter is read again) and leaves the earlier
+    moment. Nothing ever clears it."""
+    Tournament.objects.filter(pk=tournament.pk, first_result_at__isnull=True).update(
+        first_result_at=now
+    )
+    tournament.first_result_at = now

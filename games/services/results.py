@@ -31,7 +31,6 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from datetime import datetime
 from typing import cast
 
 from django.core.exceptions import PermissionDenied
@@ -53,7 +52,7 @@ from tournaments.services.webhooks import webhooks_emit
 
 from ..models import Absence, Game, Penalty, RackEntry, Result, Seat
 from ..words import seat_label
-from .locks import lock_game
+from .locks import lock_game, mark_first_result
 from .matches import keep_in_step, refuse_after_decision
 
 
@@ -409,18 +408,6 @@ def result_submit(
     if confirm_now:
         results_changed(tournament)  # last: see the module docstring
     return result
-
-
-def mark_first_result(tournament: Tournament, now: datetime) -> None:
-    """From now on the rules are frozen. Read (unset) under the shared tournament lock; a
-    tournament-level write, which would read it, waits for this transaction. Two first
-    results at once both find it unset: the one that updates second waits for the first
-    to commit, then finds it set and leaves it (the filter is read again), so it keeps
-    the earlier moment. Nothing ever clears it."""
-    Tournament.objects.filter(pk=tournament.pk, first_result_at__isnull=True).update(
-        first_result_at=now
-    )
-    tournament.first_result_at = now
 
 
 def retire_older(game: Game, *, confirming: bool) -> None:

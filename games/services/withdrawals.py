@@ -42,9 +42,9 @@ from tournaments.permissions import SignedIn, User, require, signed_in
 from tournaments.services.validation import stamp_history_user
 
 from ..models import Absence, Game, RackEntry, Result, Seat
-from .locks import lock_game, lock_tournament
+from .locks import lock_game, lock_tournament, mark_first_result
 from .matches import keep_in_step, refuse_after_decision
-from .results import ResultConflict, latest_version, mark_first_result, retire_older
+from .results import ResultConflict, latest_version, retire_older
 
 PLAYED = (Result.Status.CONFIRMED, Result.Status.SUBMITTED)
 
