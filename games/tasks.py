@@ -90,8 +90,9 @@ def recompute_in_one_snapshot(tournament_id: int) -> Standings | None:
     side by side (`games.services.locks`), that happened in most bursts. One REPEATABLE
     READ transaction reads the version and the results as of one moment. Not on SQLite,
     whose every transaction takes the one write lock (config/settings.py): the club
-    laptop's recompute reads as before."""
-    if connection.vendor != "postgresql":
+    laptop's recompute reads as before; nor inside a transaction already open (a test's),
+    whose snapshot is not this one's to choose."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
         return standings_recompute(tournament_id=tournament_id)
     with transaction.atomic():
         with connection.cursor() as cursor:
