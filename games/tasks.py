@@ -86,12 +86,16 @@ def recompute_in_one_snapshot(tournament_id: int) -> Standings | None:
     committed between them was counted in a table labelled with the version before it,
     and the next recompute, which stores the same table, moved no page
     (`tournaments.events.standings_shown`): the public pages showed that older version
-    (and "updating…") until the next change. Since results at different tables commit
-    side by side (`games.services.locks`), that happened in most bursts. One REPEATABLE
-    READ transaction reads the version and the results as of one moment. Not on SQLite,
-    whose every transaction takes the one write lock (config/settings.py): the club
-    laptop's recompute reads as before; nor inside a transaction already open (a test's),
-    whose snapshot is not this one's to choose."""
+    (and "updating…") until the next change. It struck bench.final_day's burst before
+    results at different tables committed side by side (`games.services.locks`), and
+    since. One REPEATABLE READ transaction reads the version and the results as of one
+    moment. Not on SQLite, whose every transaction takes the one write lock
+    (config/settings.py): the club laptop's recompute reads as before; nor inside a
+    transaction already open (a test's), whose snapshot is not this one's to choose.
+
+    The running mark keeps a tournament's recomputes one at a time; should two store the
+    same version at once all the same, the second's insert is a serialization failure
+    under REPEATABLE READ, and the task retries it like any database hiccup."""
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         return standings_recompute(tournament_id=tournament_id)
     with transaction.atomic():
