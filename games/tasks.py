@@ -8,7 +8,7 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connection, transaction
 
 from tournaments.events import (
     RATINGS_TASK,
@@ -33,6 +33,7 @@ from tournaments.services.webhook_deliveries import (
     webhooks_repair,
 )
 
+from .models import Standings
 from .services.export_jobs import IMPORT_TASK, event_file_import_run
 from .services.ratings import ratings_update
 from .services.seasons import season_recompute
@@ -67,7 +68,7 @@ def recompute_standings(self: Any, tournament_id: int) -> int | None:
         # Cleared before the version is read: a change committed after this point asks
         # for a new recompute instead of being folded into this one.
         clear_pending(tournament_id)
-        snapshot = standings_recompute(tournament_id=tournament_id)
+        snapshot = recompute_in_one_snapshot(tournament_id)
         if snapshot is None:
             return None
         standings_prune(tournament_id=tournament_id)
@@ -76,6 +77,31 @@ def recompute_standings(self: Any, tournament_id: int) -> int | None:
         return snapshot.computed_version
     finally:
         recompute_end(tournament_id, task_id)
+
+
+def recompute_in_one_snapshot(tournament_id: int) -> Standings | None:
+    """`standings_recompute`, its reads in one snapshot of the database on PostgreSQL.
+
+    It reads the results version, then the results, each in its own statement; a result
+    committed between them was counted in a table labelled with the version before it,
+    and the next recompute, which stores the same table, moved no page
+    (`tournaments.events.standings_shown`): the public pages showed that older version
+    (and "updating…") until the next change. It struck bench.final_day's burst before
+    results at different tables committed side by side (`games.services.locks`), and
+    since. One REPEATABLE READ transaction reads the version and the results as of one
+    moment. Not on SQLite, whose every transaction takes the one write lock
+    (config/settings.py): the club laptop's recompute reads as before; nor inside a
+    transaction already open (a test's), whose snapshot is not this one's to choose.
+
+    The running mark keeps a tournament's recomputes one at a time; should two store the
+    same version at once all the same, the second's insert is a serialization failure
+    under REPEATABLE READ, and the task retries it like any database hiccup."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return standings_recompute(tournament_id=tournament_id)
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        return standings_recompute(tournament_id=tournament_id)
 
 
 @shared_task(

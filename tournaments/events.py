@@ -51,7 +51,7 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import Signal, receiver
@@ -81,9 +81,23 @@ RETRY_SECONDS = 0.2
 
 def results_changed(tournament: Tournament) -> None:
     """Count one more change that affects standings, in the caller's transaction, and
-    recompute the standings once it commits."""
-    Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1)
-    tournament.refresh_from_db(fields=["results_version"])
+    recompute the standings once it commits.
+
+    One statement (an UPDATE that answers the new version). It locks the tournament row
+    until the commit, so the results of one tournament are counted in the order they
+    commit; a result, which only shares the tournament's row lock until here, calls it
+    last (`games.services.locks`)."""
+    quote = connection.ops.quote_name
+    table, field, key = Tournament._meta.db_table, "results_version", "id"  # the columns
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {quote(table)} SET {quote(field)} = {quote(field)} + 1"
+            f" WHERE {quote(key)} = %s RETURNING {quote(field)}",
+            [tournament.pk],
+        )
+        row = cursor.fetchone()
+    if row is not None:
+        tournament.results_version = row[0]
     standings_changed(tournament)
 
 

@@ -5,8 +5,12 @@ as a new version; nothing is ever edited in place. `based_on` names the version 
 replaces, so two scorekeepers who both corrected version 1 cannot silently overwrite each
 other: the second gets a `ResultConflict` naming the current version.
 
-Every write takes the tournament's row lock first, then the game's (`locks.lock_game`),
-and asks `require(by, tournament, "score")` before anything else.
+Every write is a table-level one (`games.services.locks`): it shares the tournament's row
+lock, so results at different tables are stored side by side, and takes its table's and
+game's (`locks.lock_game`); it asks `require(by, tournament, "score")` before anything
+else. Its last statement counts the change on the tournament row
+(`tournaments.events.results_changed`): from there to the commit the tournament's other
+table-level writes wait for it, so nothing else comes after it.
 
 A submission may carry an idempotency key (see `games.models`): sent again with the same
 key it answers the version the first one stored (`Result.replayed` is then true) instead
@@ -46,9 +50,9 @@ from tournaments.permissions import User, can_organise, require, signed_in
 from tournaments.services.validation import collect, max_length_of, stamp_history_user
 from tournaments.services.webhooks import webhooks_emit
 
-from ..models import Absence, Game, Penalty, RackEntry, Result
+from ..models import Absence, Game, Penalty, RackEntry, Result, Seat
 from ..words import seat_label
-from .locks import lock_game
+from .locks import lock_game, mark_first_result
 from .matches import keep_in_step, refuse_after_decision
 
 
@@ -148,15 +152,20 @@ def seated_for(game: Game) -> dict[int, Player]:
     """The players who have a rack in this game: the table's seats, without one whose
     player withdrew before it and whose table plays on without them
     (`games.services.withdrawals`)."""
-    return {
-        seat.player_id: seat.player
+    return {seat.player_id: seat.player for seat in _seats(game)}
+
+
+def _seats(game: Game) -> list[Seat]:
+    """The seats of `seated_for`, each with its player."""
+    return [
+        seat
         for seat in game.table.seats.select_related("player")
         if not (
             seat.absence == Absence.PLAYS_ON
             and seat.absent_from is not None  # always set with an absence (a constraint)
             and seat.absent_from <= game.number
         )
-    }
+    ]
 
 
 def _substitutes(racks: object) -> dict[int, str]:
@@ -339,8 +348,7 @@ def result_submit(
     refuse_after_decision(tournament, game)
 
     # Who has a rack in this game, named as messages name them: "Ada (seat 2)".
-    positions = dict(game.table.seats.values_list("player_id", "position"))
-    seated = {pid: seat_label(player, positions[pid]) for pid, player in seated_for(game).items()}
+    seated = {seat.player_id: seat_label(seat.player, seat.position) for seat in _seats(game)}
     substitutes = _substitutes(racks)
     outcome = score_game(
         _game_in(end=end, winner=winner, racks=racks, seated=seated, rules=tournament.rule_set),
@@ -392,27 +400,26 @@ def result_submit(
         )
         for rack in outcome.racks
     )
-    if tournament.first_result_at is None:
-        # From now on the rules are frozen; the tournament row is locked (lock_game).
-        Tournament.objects.filter(pk=tournament.pk).update(first_result_at=now)
-        tournament.first_result_at = now
     if confirm_now:
         keep_in_step(tournament, game.table)
-        results_changed(tournament)
-        _announce(tournament, game, result)
+        _announce(tournament, game, result)  # once the transaction commits
+    if tournament.first_result_at is None:
+        mark_first_result(tournament, now)
+    if confirm_now:
+        results_changed(tournament)  # last: see the module docstring
     return result
 
 
 def retire_older(game: Game, *, confirming: bool) -> None:
     """Before a new version lands: pending entries are discarded; a confirmed one is
     superseded when the new version is itself confirmed (one confirmed per game)."""
-    for older in game.results.filter(status=Result.Status.SUBMITTED):
-        older.status = Result.Status.DISCARDED
-        older.save(update_fields=["status"])
+    retired = {Result.Status.SUBMITTED: Result.Status.DISCARDED}
     if confirming:
-        for older in game.results.filter(status=Result.Status.CONFIRMED):
-            older.status = Result.Status.SUPERSEDED
-            older.save(update_fields=["status"])
+        retired[Result.Status.CONFIRMED] = Result.Status.SUPERSEDED
+    # One query, nothing found in the usual case (a game's first entry).
+    for older in game.results.filter(status__in=list(retired)):
+        older.status = retired[Result.Status(older.status)]
+        older.save(update_fields=["status"])
 
 
 @transaction.atomic

@@ -42,7 +42,7 @@ from tournaments.permissions import SignedIn, User, require, signed_in
 from tournaments.services.validation import stamp_history_user
 
 from ..models import Absence, Game, RackEntry, Result, Seat
-from .locks import lock_game, lock_tournament
+from .locks import lock_game, lock_tournament, mark_first_result
 from .matches import keep_in_step, refuse_after_decision
 from .results import ResultConflict, latest_version, retire_older
 
@@ -220,8 +220,7 @@ def _store_forfeit(
         for rack in outcome.racks
     )
     if tournament.first_result_at is None:
-        Tournament.objects.filter(pk=tournament.pk).update(first_result_at=now)
-        tournament.first_result_at = now
+        mark_first_result(tournament, now)
     return result
 
 

@@ -82,9 +82,21 @@ def _first_lock(queries: list[dict]) -> str:
     """The first statement that locks or writes a row."""
     for query in queries:
         sql = query["sql"]
-        if "FOR UPDATE" in sql or sql.startswith(("UPDATE", "DELETE", "INSERT")):
+        if " FOR " in sql or sql.startswith(("UPDATE", "DELETE", "INSERT")):
             return sql
     return ""
+
+
+def _locks(queries: list[dict]) -> list[str]:
+    """What each row-locking statement locks, in order: "table MODE"."""
+    modes = ("FOR KEY SHARE", "FOR NO KEY UPDATE", "FOR UPDATE")
+    found = []
+    for query in queries:
+        sql = query["sql"]
+        mode = next((mode for mode in modes if mode in sql), None)
+        if mode is not None:
+            found.append(f"{sql.split(' FROM ')[1].split()[0].strip(chr(34))} {mode}")
+    return found
 
 
 def test_voiding_a_penalty_locks_the_tournament_row_first(club, alice):
@@ -97,7 +109,13 @@ def test_voiding_a_penalty_locks_the_tournament_row_first(club, alice):
         penalty_void(penalty=penalty, by=alice)
     first = _first_lock(captured.captured_queries)
     assert first.startswith('SELECT "tournaments_tournament"'), first
-    assert "FOR UPDATE" in first
+    # A table-level write: the tournament shared, then its table, game and penalty.
+    assert _locks(captured.captured_queries) == [
+        "tournaments_tournament FOR KEY SHARE",
+        "games_table FOR NO KEY UPDATE",
+        "games_game FOR UPDATE",
+        "games_penalty FOR UPDATE",
+    ]
 
 
 def test_changing_a_player_locks_the_tournament_row_first(club, alice):

@@ -1,11 +1,12 @@
 """Phones polling the standings beside scorekeepers entering results, on a real gunicorn
 as production runs it (workers of several threads: docs/operations/production.md).
 
-Every result of a tournament takes its tournament's row lock (games.services.locks), so
-at a national final the scorekeepers' requests queue behind one another in the database.
-With one thread per worker each of them held a whole worker while it waited, and the
-phones' polls — answered from the cache in a millisecond — waited behind them. With
-threads, a worker whose threads wait on the database answers the polls on another one.
+A result waits while a tournament-level write holds its tournament's row lock
+(games.services.locks), so the scorekeepers' requests queue in the database meanwhile
+(before results shared that lock, they also queued behind one another). With one thread
+per worker each of them held a whole worker while it waited, and the phones' polls —
+answered from the cache in a millisecond — waited behind them. With threads, a worker
+whose threads wait on the database answers the polls on another one.
 """
 
 from __future__ import annotations
@@ -138,7 +139,7 @@ def gunicorn(redis_url, tmp_path):
 
 
 def poll_while_the_scorekeepers_wait(base: str, tournament, games, token, timeout: float):
-    """Hold the tournament's row lock, as a long result does, while three scorekeepers
+    """Hold the tournament's row lock, as a tournament-level write does, while three scorekeepers
     send theirs; poll the kept fragment meanwhile. (poll status or None, seconds, the
     scorekeepers' answers)."""
     live = f"{base}/t/{tournament.slug}/standings/live/"
