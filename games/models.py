@@ -33,7 +33,9 @@ Terms:
 
 from __future__ import annotations
 
+import json
 import os
+from functools import partial
 
 from django.conf import settings
 from django.core.files.storage import FileSystemStorage
@@ -353,12 +355,49 @@ class Extension(models.Model):
         return f"{self.player}: {self.used} extension(s) in {self.game}"
 
 
+class EncodedJSON(str):
+    """JSON text already encoded, for a `SnapshotJSONField` to store as it is (the caller
+    encoded it once for something else too: the standings digest its text)."""
+
+
+class SnapshotJSONField(models.JSONField):
+    """A JSON column kept as text: PostgreSQL's `json`, not `jsonb`. A snapshot is written
+    once and read whole, never queried inside; parsing 300 KB into jsonb took PostgreSQL
+    about four times as long as checking it as `json` (and reading it back converts it to
+    text again), and `json` keeps the keys in the order they were written. SQLite keeps
+    every JSONField as text already. Readers get the same Python values either way."""
+
+    def db_type(self, connection):
+        if connection.vendor == "postgresql":
+            return "json"
+        return super().db_type(connection)
+
+    def get_db_prep_value(self, value, connection, prepared=False):
+        if connection.vendor != "postgresql":
+            if isinstance(value, EncodedJSON):
+                return str(value)
+            return super().get_db_prep_value(value, connection, prepared)
+        from psycopg.types.json import Json
+
+        if isinstance(value, EncodedJSON):
+            return Json(str(value), dumps=str)
+        if not prepared:
+            value = self.get_prep_value(value)
+        return Json(value, dumps=partial(json.dumps, cls=self.encoder))
+
+    def from_db_value(self, value, expression, connection):
+        # psycopg parses `json` itself (Django has it hand `jsonb` over as text).
+        if value is None or not isinstance(value, str | bytes):
+            return value
+        return super().from_db_value(value, expression, connection)
+
+
 class Standings(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
     computed_version = models.PositiveIntegerField()
     computed_at = models.DateTimeField(auto_now_add=True)
     ranking = models.JSONField(help_text=_("The ranking the rows were ordered by."))
-    rows = models.JSONField()
+    rows = SnapshotJSONField()
     duration_ms = models.PositiveIntegerField(default=0)
 
     class Meta:

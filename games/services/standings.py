@@ -21,6 +21,7 @@ tournament may read (the views check visibility); recomputing changes nothing bu
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -49,7 +50,7 @@ from tournaments.events import request_recompute, standings_shown
 from tournaments.models import Player, Tournament, Webhook
 from tournaments.services.webhooks import webhooks_emit
 
-from ..models import Penalty, RackEntry, Result, Standings, Table
+from ..models import EncodedJSON, Penalty, RackEntry, Result, Standings, Table
 from .qualification_slots import mark_qualified, slot_order
 from .standings_sql import (
     COUNTBACK_SQL,
@@ -378,11 +379,13 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
             tournament.qualify_slots,
         )
     version = tournament.results_version
+    # Encoded once: the text stored is the text digested below.
+    encoded = EncodedJSON(json.dumps(stored))
     snapshot = Standings(
         tournament=tournament,
         computed_version=version,
         ranking=list(tournament.ranking),
-        rows=stored,
+        rows=encoded,
         duration_ms=round((time.perf_counter() - started) * 1000),
     )
     # One INSERT that skips a row already there (no savepoint around it, as a create()
@@ -390,6 +393,7 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     # the time: another time means another worker stored this version first, and its
     # snapshot, the same table, is the one to return.
     Standings.objects.bulk_create([snapshot], ignore_conflicts=True)
+    snapshot.rows = stored
     snapshot.pk, computed_at = (
         Standings.objects.filter(tournament=tournament, computed_version=version)
         .values_list("pk", "computed_at")
@@ -399,10 +403,11 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
         return Standings.objects.get(pk=snapshot.pk)
     # The public pages move only if the table they show changed (a result awaiting
     # confirmation, or a penalty that changes no total, stores the same rows again). The
-    # rows are built in a fixed order (keys and metrics alike), so their repr is the same
-    # for the same table, and it takes half the time of sorted JSON.
-    shown = repr((snapshot.ranking, stored))
-    standings_shown(tournament.slug, hashlib.blake2b(shown.encode(), digest_size=12).hexdigest())
+    # rows are built in a fixed order (keys and metrics alike), so their JSON, already
+    # encoded to be stored, is the same for the same table.
+    shown = hashlib.blake2b(repr(snapshot.ranking).encode(), digest_size=12)
+    shown.update(encoded.encode())
+    standings_shown(tournament.slug, shown.hexdigest())
     return snapshot
 
 
