@@ -44,7 +44,7 @@ from django.db import connection, reset_queries, transaction  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from games.models import Game, RackEntry, Result, Seat, Table  # noqa: E402
+from games.models import Game, RackEntry, Result, Seat, Table, with_finishes  # noqa: E402
 from games.selectors.standings import standings_table  # noqa: E402
 from games.services.stages import stage_rows  # noqa: E402
 from games.services.standings import standings_recompute  # noqa: E402
@@ -126,20 +126,21 @@ def build(players: int, rounds: int, seed: int = 1) -> Tournament:
             group = group_of[game.table_id]
             winner = rng.choice(group)
             charges = {p: rng.randint(1, 90) for p in group if p != winner}
-            for p in group:
-                won = p == winner
-                racks.append(
+            racks += with_finishes(
+                [
                     RackEntry(
                         result=result,
                         player_id=p,
                         tiles=None,
                         points=charges.get(p, 0),
-                        tile_count=None if won else 3,
+                        tile_count=None if p == winner else 3,
                         charge=charges.get(p, 0),
-                        score=sum(charges.values()) if won else -charges[p],
-                        winner=won,
+                        score=sum(charges.values()) if p == winner else -charges[p],
+                        winner=p == winner,
                     )
-                )
+                    for p in group
+                ]
+            )
         RackEntry.objects.bulk_create(racks, batch_size=5000)
     Tournament.objects.filter(pk=t.pk).update(results_version=1)
     t.refresh_from_db()

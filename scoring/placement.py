@@ -49,6 +49,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from scoring.errors import Path, RuleError
 from scoring.i18n import _
@@ -158,6 +159,28 @@ def finishing_places(
     for player, score in rest.items():
         result[player] = (len(won) + order.index(score) + 1, order.count(score) > 1)
     return result
+
+
+class Finish(NamedTuple):
+    """One seat's finish in one game as a stored rack keeps it (`RackEntry`'s fields of
+    these names): its place in the game's finishing order by the game scores the result
+    records (sanction points recorded afterwards left out: the standings place the few
+    games with sanctions again), whether another seat finished in the same place, and how
+    many seats the game had (the row of the placement table). None of it depends on the
+    tournament's settings: the points are looked up by place and seats when ranking."""
+
+    place: int
+    place_shared: bool
+    seats: int
+
+
+def finishes(scores: Mapping[int, int], winners: Collection[int] = ()) -> dict[int, Finish]:
+    """Each player's `Finish` in one game (``finishing_places`` with the table's size)."""
+    seats = len(scores)
+    return {
+        player: Finish(place, shared, seats)
+        for player, (place, shared) in finishing_places(scores, winners).items()
+    }
 
 
 def _row(table: PlacementTable, seats: int) -> Sequence[int]:

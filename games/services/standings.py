@@ -60,6 +60,7 @@ from .standings_sql import (
     SERIES_SQL,
     SERIES_TOTALS_SQL,
     TOTALS_SQL,
+    placement_points,
 )
 
 # Above any round number (a PositiveSmallIntegerField): every round counts.
@@ -80,8 +81,10 @@ def _sums(
     credit_substitutes: bool = False,
     before: int = EVERY_ROUND,
     stage: StageFilter | None = None,
+    points: dict[str, int] | None = None,
 ) -> list[tuple]:
     params: dict[str, Any] = {
+        **(points or {}),
         "credit_substitutes": credit_substitutes,
         "tournament": tournament_id,
         "before": before,
@@ -273,29 +276,22 @@ def _placed_totals(
     stage: StageFilter | None,
     known: set[int],
 ) -> tuple[list[PlayerTotals], PlacementTotals]:
-    """The per-player sums and the placement totals from one query (`PLACED_TOTALS_SQL`):
-    the finishing places counted, each count with the sums of its games."""
-    totals: dict[int, PlayerTotals] = {}
-    counts = []
-    for player, seats, place, shared, winner, games, paid, score, best in _sums(
-        PLACED_TOTALS_SQL, tournament.pk, credit, before, stage
+    """The per-player sums and the placement totals from one query (`PLACED_TOTALS_SQL`,
+    the points looked up by the tournament's placement table), one row per player."""
+    totals = []
+    placed = PlacementTotals()
+    for player, games, won, rummikubs, score, charge, best, points, firsts in _sums(
+        PLACED_TOTALS_SQL,
+        tournament.pk,
+        credit,
+        before,
+        stage,
+        placement_points(tournament.rule_set.placement_table()),
     ):
-        if player not in known:
-            continue
-        counts.append(PlaceCount(player, seats, place, bool(shared), bool(winner), games))
-        won, rummikubs, charge = (games, paid, 0) if winner else (0, 0, paid)
-        sums = totals.get(player)
-        if sums is None:
-            totals[player] = PlayerTotals(player, games, won, rummikubs, score, charge, best)
-            continue
-        sums.games += games
-        sums.won += won
-        sums.rummikubs += rummikubs
-        sums.score += score
-        sums.charge += charge
-        sums.best_game = max(sums.best_game, best)
-    placed = placement_from_counts(counts, tournament.rule_set.placement_table())
-    return list(totals.values()), placed
+        if player in known:
+            totals.append(PlayerTotals(player, games, won, rummikubs, score, charge, best))
+            placed.points[player], placed.firsts[player] = points, firsts
+    return totals, placed
 
 
 def standings_recompute(*, tournament_id: int) -> Standings | None:
