@@ -42,6 +42,10 @@ Decisions where the rules are silent (docs/rules/decisions.md)
 * A seat a substitute played (not credited to its player) still takes its place in the
   finishing order — the opponents finished where they finished — but earns its player
   nothing.
+* A stored result keeps each seat's ``Finish`` (``finishes``): its place by that result's
+  scores and winners alone, no setting of the tournament (the points are looked up when
+  ranking). A sanction recorded later can move a loser; the standings place those games
+  again rather than the stored place being rewritten.
 """
 
 from __future__ import annotations

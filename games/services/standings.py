@@ -119,8 +119,9 @@ def ranked_rows(
     lots: dict[int, int] | None = None,
 ):
     """Rank from per-player totals when the ranking allows it (one row per player comes
-    back: table wins and opponents' score summed per series in SQL; placement counted in
-    the same pass as the sums, a few rows per player), from series lines only when it
+    back: table wins and opponents' score summed per series in SQL; placement points and
+    first places summed in the same pass, from each rack's stored place), from series
+    lines only when it
     needs to know who sat in which series with whom: head_to_head (one row per series).
     Withdrawn players come after the active ones, ranked on from there (`scoring.standings`,
     "withdrawn"). Only the games of rounds numbered below `before` count, and of `stage`'s

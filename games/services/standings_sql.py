@@ -4,7 +4,8 @@ and per finishing place, in plain SQL that PostgreSQL and SQLite both run
 
 Terms: a *series* is a player's confirmed games at one table, summed; a *rack* row is one
 seat's confirmed line in one game, its game's sanction points taken off; *placed* rows are
-a game's finishing places (`scoring.placement`); the *countback* reads per-game scores for
+the racks with their finishing places (`scoring.placement`: stored with each rack, placed
+again here only in the games with a sanction); the *countback* reads per-game scores for
 the tie-break of that name; *match* rows are the target-score matches' game lines
 (`scoring.match`).
 """
