@@ -82,32 +82,36 @@ GROUP BY rack.player_id
 # back, instead of one per series for the engine to sum. A table is won by each player whose
 # series score there is the table's highest; opponents' score adds, for each series, the
 # played scores of everyone else at the table: the table's seated players' scores summed,
-# less the player's own, once per series. The outer sums are cast back to whole numbers
-# (PostgreSQL's SUM of a bigint is a numeric).
+# less the player's own (the sum of the player's series), once per series. The series'
+# sums are cast to whole numbers of the usual size (they are small), so that PostgreSQL
+# sums them again as integers, not as numerics (the SUM of a bigint): the steps after the
+# series took as long as summing the racks.
+_SERIES_SUMS = ("games", "won", "rummikubs", "score", "charge", "best_game")
 SERIES_TOTALS_SQL = f"""
 WITH series AS (
-    SELECT rack.player_id, game.table_id, {_SUMS}
-    {_RACKS}
-    GROUP BY rack.player_id, game.table_id
+    SELECT sums.player_id, sums.table_id,
+           {", ".join(f"CAST(sums.{c} AS INTEGER) AS {c}" for c in _SERIES_SUMS)}
+    FROM (
+        SELECT rack.player_id, game.table_id, {_SUMS}
+        {_RACKS}
+        GROUP BY rack.player_id, game.table_id
+    ) sums
 ), played AS (
-    SELECT series.player_id, SUM(series.score) AS score
+    SELECT series.player_id, CAST(SUM(series.score) AS INTEGER) AS score
     FROM series
     GROUP BY series.player_id
 ), seated AS (
-    SELECT series.table_id, MAX(series.score) AS top, SUM(played.score) AS score
+    SELECT series.table_id, MAX(series.score) AS top, CAST(SUM(played.score) AS INTEGER) AS score
     FROM series
     JOIN played ON played.player_id = series.player_id
     GROUP BY series.table_id
 )
-SELECT series.player_id,
-       CAST(SUM(series.games) AS BIGINT), CAST(SUM(series.won) AS BIGINT),
-       CAST(SUM(series.rummikubs) AS BIGINT), CAST(SUM(series.score) AS BIGINT),
-       CAST(SUM(series.charge) AS BIGINT), MAX(series.best_game),
-       CAST(SUM(CASE WHEN series.score = seated.top THEN 1 ELSE 0 END) AS BIGINT),
-       CAST(SUM(seated.score) - COUNT(*) * MAX(played.score) AS BIGINT)
+SELECT series.player_id, SUM(series.games), SUM(series.won), SUM(series.rummikubs),
+       SUM(series.score), SUM(series.charge), MAX(series.best_game),
+       SUM(CASE WHEN series.score = seated.top THEN 1 ELSE 0 END),
+       SUM(seated.score) - COUNT(*) * SUM(series.score)
 FROM series
 JOIN seated ON seated.table_id = series.table_id
-JOIN played ON played.player_id = series.player_id
 GROUP BY series.player_id
 """
 # Each player's finishing places (placement points, `scoring.placement`), counted: per
