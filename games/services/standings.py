@@ -298,14 +298,13 @@ def _placed_totals(
 def standings_recompute(*, tournament_id: int) -> Standings | None:
     """The snapshot for the tournament's current results version (None if it is gone).
 
-    Five SQL queries whatever the size, and BEGIN and COMMIT around the insert outside a
-    transaction: the tournament with the id of its snapshot at that version if there is
-    one, the players with their penalty counts, the sums per player (per series when the
-    ranking needs head_to_head; with table wins and opponents' score beside them when it
-    uses those; with the finishing places counted when it uses placement points or first
-    places), the insert and the id of the stored row (one more if another worker stored
-    that version meanwhile; one more, the finishing places counted apart, when a ranking
-    uses placement and series metrics both). Old snapshots are pruned by the job
+    Four SQL queries whatever the size: the tournament with the id of its snapshot at
+    that version if there is one, the players with their penalty counts, the sums per
+    player (per series when the ranking needs head_to_head; with table wins and opponents'
+    score beside them when it uses those; with placement points and first places when it
+    uses those), the insert returning the stored row's id (one more if another worker
+    stored that version meanwhile; one more, the finishing places counted apart, when a
+    ranking uses placement and series metrics both). Old snapshots are pruned by the job
     afterwards (`standings_prune`), not here.
     """
     current = Standings.objects.filter(
@@ -385,19 +384,10 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
         rows=encoded,
         duration_ms=round((time.perf_counter() - started) * 1000),
     )
-    # One INSERT that skips a row already there (no savepoint around it, as a create()
-    # would need in a transaction). It does not return the id, so the id is read back with
-    # the time: another time means another worker stored this version first, and its
-    # snapshot, the same table, is the one to return.
-    Standings.objects.bulk_create([snapshot], ignore_conflicts=True)
+    if not _stored(snapshot):
+        # Another worker stored this version first: its snapshot, the same table.
+        return Standings.objects.get(tournament=tournament, computed_version=version)
     snapshot.rows = stored
-    snapshot.pk, computed_at = (
-        Standings.objects.filter(tournament=tournament, computed_version=version)
-        .values_list("pk", "computed_at")
-        .get()
-    )
-    if computed_at != snapshot.computed_at:
-        return Standings.objects.get(pk=snapshot.pk)
     # The public pages move only if the table they show changed (a result awaiting
     # confirmation, or a penalty that changes no total, stores the same rows again). The
     # rows are built in a fixed order (keys and metrics alike), so their JSON, already
@@ -406,6 +396,37 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
     shown.update(encoded.encode())
     standings_shown(tournament.slug, shown.hexdigest())
     return snapshot
+
+
+def _stored(snapshot: Standings) -> bool:
+    """Insert the snapshot unless its version is stored already, and say whether it was
+    (its id then set): one statement, which returns the id, with no BEGIN and COMMIT or
+    savepoint around it (a worker runs in autocommit; `bulk_create` wrapped its insert in
+    a transaction and could not return the id of a row that skips conflicts, which then
+    had to be read back)."""
+    fields = [f for f in Standings._meta.concrete_fields if not f.primary_key]
+    values = [f.get_db_prep_save(f.pre_save(snapshot, add=True), connection) for f in fields]
+    quote = connection.ops.quote_name
+    table = quote(Standings._meta.db_table)
+    returning = connection.features.can_return_columns_from_insert
+    sql = (
+        f"INSERT INTO {table} ({', '.join(quote(str(f.column)) for f in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))}) "
+        "ON CONFLICT (tournament_id, computed_version) DO NOTHING"
+        + (" RETURNING id" if returning else "")
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if returning:
+            row = cursor.fetchone()
+            pk = row[0] if row else None
+        else:  # an SQLite before 3.35: no RETURNING, but a row count and the last id
+            pk = cursor.lastrowid if cursor.rowcount == 1 else None
+    if pk is None:
+        return False
+    snapshot.pk = pk
+    snapshot._state.adding, snapshot._state.db = False, connection.alias
+    return True
 
 
 # How many rows of the standings the `standings.updated` webhook carries.
