@@ -18,11 +18,11 @@ machine.
 What the ratio compares: the baseline only reads (one query, one row per player back);
 a timed recompute also deletes the stored snapshot first (so that it is not skipped: a
 few ms) and then does everything a worker does — the tournament and the players read,
-the sums, the ranking, the snapshot built and stored (some 300 KB of JSON) and its id
-read back — so the ratio can approach 1 but not reach it. It is the same baseline for
+the sums, the ranking, the snapshot built and stored (some 300 KB of JSON, its id
+returned by the insert) — so the ratio can approach 1 but not reach it. It is the same baseline for
 all three rankings: each must be near one plain read of the racks, however much more it
 works out. On a loaded machine the ratio of the medians grows with the load (the
-recompute's seven round trips each wait for a core, the raw read's one): compare two
+recompute's four round trips each wait for a core, the raw read's one): compare two
 versions in the same conditions, their runs interleaved.
 """
 
