@@ -122,8 +122,11 @@ GROUP BY series.player_id
 # (few) are placed again here, the others read as stored, with no sort of the racks. The
 # place is worked out over every rack of the result — a substitute's seat takes its place
 # at the table too — and only then are the substitutes' racks left out (unless credited).
-# A game placed again: one window over its racks, ordered winners first (all equal), then
-# losers by game score after sanction points, highest first, RANK() is the place (as
+# A game placed again: its racks' sanction points looked up rack by rack (an index probe
+# each: joining the tournament's sanctions summed made PostgreSQL, misjudging how few racks
+# there were, scan them for every rack), then one window over its racks, ordered winners
+# first (all equal), then losers by game score after sanction points, highest first,
+# RANK() is the place (as
 # `scoring.placement.finishing_places`: equal scores share the better place); the winners
 # are not moved by sanctions, so whether place 1 is shared is as stored. Whether a loser's
 # place is shared is not read (`shared` is false for a loser): it changes none of the
@@ -152,14 +155,31 @@ _PLACED = f"""
       AND game.table_id IN ({_TABLES})
       AND result.game_id NOT IN ({_SANCTIONED})
     UNION ALL
-    SELECT rack.player_id, rack.winner, rack.substitute = '' AS own, {_PAID},
-           {_GAME_SCORE} AS score, rack.seats, RANK() OVER (
-               PARTITION BY rack.result_id
-               ORDER BY CASE WHEN rack.winner THEN 0 ELSE 1 END,
-                        CASE WHEN rack.winner THEN 0 ELSE {_GAME_SCORE} END DESC
-           ) AS place, rack.winner AND rack.place_shared AS shared
-    {_RACKS_OF.format(substitutes="")}
-      AND result.game_id IN ({_SANCTIONED})
+    SELECT sanctioned.player_id, sanctioned.winner, sanctioned.own, sanctioned.won,
+           sanctioned.rummikub, sanctioned.charge, sanctioned.score, sanctioned.seats,
+           RANK() OVER (
+               PARTITION BY sanctioned.result_id
+               ORDER BY CASE WHEN sanctioned.winner THEN 0 ELSE 1 END,
+                        CASE WHEN sanctioned.winner THEN 0 ELSE sanctioned.score END DESC
+           ) AS place, sanctioned.shared
+    FROM (
+        SELECT rack.result_id, rack.player_id, rack.winner, rack.substitute = '' AS own,
+               {_PAID},
+               rack.score - COALESCE((
+                   SELECT CAST(SUM(penalty.points) AS INTEGER)
+                   FROM games_penalty penalty
+                   WHERE penalty.game_id = result.game_id
+                     AND penalty.player_id = rack.player_id
+                     AND penalty.kind = %(sanction)s AND NOT penalty.voided
+               ), 0) AS score,
+               rack.seats, rack.winner AND rack.place_shared AS shared
+        FROM games_rackentry rack
+        JOIN games_result result ON result.id = rack.result_id
+        JOIN games_game game ON game.id = result.game_id
+        WHERE result.status = %(confirmed)s
+          AND game.table_id IN ({_TABLES})
+          AND result.game_id IN ({_SANCTIONED})
+    ) sanctioned
 """
 _PLACE_KEY = "placed.seats, placed.place, placed.shared, placed.winner"
 PLACES_SQL = f"""
