@@ -181,7 +181,7 @@ def build(players: int, rounds: int, alone_tables: int):
 
     from bench.standings import drop
     from config.tokens import token_issue
-    from games.models import Game, RackEntry, Result, Seat, Table
+    from games.models import Game, RackEntry, Result, Seat, Table, with_finishes
     from games.services.standings import standings_recompute
     from scoring.rules import PRESETS
     from tournaments.models import Player, Round, StaffMember, Tournament
@@ -238,14 +238,14 @@ def build(players: int, rounds: int, alone_tables: int):
             for result, game in zip(results, entered, strict=True):
                 group = group_of[game.table_id]
                 charges = {p: rng.randint(1, 90) for p in group[1:]}
-                racks += [
+                racks += with_finishes([
                     RackEntry(result=result, player_id=group[0], tiles="", points=0,
                               charge=0, score=sum(charges.values()), winner=True)
                 ] + [
                     RackEntry(result=result, player_id=p, tiles=None, points=c, tile_count=3,
                               charge=c, score=-c, winner=False)
                     for p, c in charges.items()
-                ]  # fmt: skip
+                ])  # fmt: skip
             RackEntry.objects.bulk_create(racks, batch_size=5000)
         Tournament.objects.filter(pk=t.pk).update(results_version=1)
     standings_recompute(tournament_id=t.pk)

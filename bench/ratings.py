@@ -28,7 +28,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from bench.standings import timed
-from games.models import Game, RackEntry, RatingChange, Result, Seat, Table
+from games.models import Game, RackEntry, RatingChange, Result, Seat, Table, with_finishes
 from games.services.ratings import rated_games, ratings_update
 from scoring.ratings import rate_games
 from scoring.rules import PRESETS
@@ -87,15 +87,17 @@ def play(tournament: Tournament, number: int, groups: list[list[Player]], rng, u
         group = group_of[game.table_id]
         winner = rng.choice(group)
         charges = {p.pk: rng.randint(1, 90) for p in group if p != winner}
+        game_racks = []
         for p in group:
             won = p == winner
             score = sum(charges.values()) if won else -charges[p.pk]
             charge = charges.get(p.pk, 0)
-            racks.append(
+            game_racks.append(
                 RackEntry(
                     result=result, player=p, points=charge, charge=charge, score=score, winner=won
                 )
             )
+        racks += with_finishes(game_racks)
     RackEntry.objects.bulk_create(racks, batch_size=5000)
 
 

@@ -8,7 +8,8 @@ Terms:
   at most one version per game is `confirmed` (a database constraint), an older confirmed
   one becomes `superseded`, an unconfirmed one that a newer entry replaces `discarded`.
 * rack entry — one player's rack in one result, with what the engine made of it:
-  rack value (`points`), `charge` (what a loser pays), game `score` before sanctions.
+  rack value (`points`), `charge` (what a loser pays), game `score` before sanctions,
+  and its finish in the game (`place`, `place_shared`, `seats`: `scoring.placement.Finish`).
 * idempotency key — a text the client picks once per submission (the API's
   `Idempotency-Key` header, the table page's hidden field): a submission sent again with
   the same key (a retry after a dropped connection) is the same submission, never a new
@@ -33,7 +34,9 @@ Terms:
 
 from __future__ import annotations
 
+import json
 import os
+from functools import partial
 
 from django.conf import settings
 from django.core.files.storage import FileSystemStorage
@@ -44,6 +47,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from scoring.placement import finishes
 from scoring.ratings import Rating
 from scoring.seating.starters import present_starter
 from tournaments.models import Member, Player, Round, Season, Tournament
@@ -248,6 +252,15 @@ class RackEntry(models.Model):
     substitute = models.CharField(max_length=100, blank=True, default="")
     # The seat forfeited this game (a withdrawn player's seat, `Result.End.FORFEIT`).
     forfeit = models.BooleanField(default=False)
+    # The seat's finish in the game (`scoring.placement.Finish`), set when the result is
+    # stored: the place by this result's scores alone, so that it never goes stale (a
+    # sanction recorded later is applied by the standings' SQL, which places the few
+    # games with sanctions again), and nothing the tournament's settings decide.
+    # `place`: 1 = best; `place_shared`: another seat finished in the same place;
+    # `seats`: the racks in the result (the row of the placement table).
+    place = models.PositiveSmallIntegerField()
+    place_shared = models.BooleanField()
+    seats = models.PositiveSmallIntegerField()
 
     objects = RackEntryQuerySet.as_manager()
 
@@ -263,6 +276,10 @@ class RackEntry(models.Model):
             models.CheckConstraint(
                 condition=Q(forfeit=False) | Q(substitute=""), name="forfeit_not_substituted"
             ),
+            models.CheckConstraint(
+                condition=Q(place__gte=1, place__lte=F("seats")), name="place_within_seats"
+            ),
+            models.CheckConstraint(condition=Q(winner=False) | Q(place=1), name="winner_first"),
         ]
         # Such racks are rare: the standings count them per player (a probe per player)
         # without reading every rack of the tournament.
@@ -276,6 +293,18 @@ class RackEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.score:+d}"
+
+
+def with_finishes(racks: list[RackEntry]) -> list[RackEntry]:
+    """`racks`, every rack of one result, each given its finish from their scores and
+    winners (`scoring.placement.finishes`): for racks built by hand (benches, tests). The
+    services take the finish from the engine's outcome instead."""
+    placed = finishes(
+        {r.player_id: r.score for r in racks}, {r.player_id for r in racks if r.winner}
+    )
+    for rack in racks:
+        rack.place, rack.place_shared, rack.seats = placed[rack.player_id]
+    return racks
 
 
 class Penalty(models.Model):
@@ -353,12 +382,49 @@ class Extension(models.Model):
         return f"{self.player}: {self.used} extension(s) in {self.game}"
 
 
+class EncodedJSON(str):
+    """JSON text already encoded, for a `SnapshotJSONField` to store as it is (the caller
+    encoded it once for something else too: the standings digest its text)."""
+
+
+class SnapshotJSONField(models.JSONField):
+    """A JSON column kept as text: PostgreSQL's `json`, not `jsonb`. A snapshot is written
+    once and read whole, never queried inside; parsing 300 KB into jsonb took PostgreSQL
+    about four times as long as checking it as `json` (and reading it back converts it to
+    text again), and `json` keeps the keys in the order they were written. SQLite keeps
+    every JSONField as text already. Readers get the same Python values either way."""
+
+    def db_type(self, connection):
+        if connection.vendor == "postgresql":
+            return "json"
+        return super().db_type(connection)
+
+    def get_db_prep_value(self, value, connection, prepared=False):
+        if connection.vendor != "postgresql":
+            if isinstance(value, EncodedJSON):
+                return str(value)
+            return super().get_db_prep_value(value, connection, prepared)
+        from psycopg.types.json import Json
+
+        if isinstance(value, EncodedJSON):
+            return Json(str(value), dumps=str)
+        if not prepared:
+            value = self.get_prep_value(value)
+        return Json(value, dumps=partial(json.dumps, cls=self.encoder))
+
+    def from_db_value(self, value, expression, connection):
+        # psycopg parses `json` itself (Django has it hand `jsonb` over as text).
+        if value is None or not isinstance(value, str):
+            return value
+        return super().from_db_value(value, expression, connection)
+
+
 class Standings(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
     computed_version = models.PositiveIntegerField()
     computed_at = models.DateTimeField(auto_now_add=True)
     ranking = models.JSONField(help_text=_("The ranking the rows were ordered by."))
-    rows = models.JSONField()
+    rows = SnapshotJSONField()
     duration_ms = models.PositiveIntegerField(default=0)
 
     class Meta:

@@ -62,10 +62,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 from scoring.errors import RuleError, raise_all
 from scoring.i18n import _, ngettext
+from scoring.placement import Finish, finishes
 from scoring.rules import RuleSet
 from scoring.tiles import (
     MAX_JOKERS,
@@ -137,6 +139,13 @@ class GameOut:
     racks: tuple[RackOut, ...]  # in the order of the input
     winners: tuple[int, ...]
     zero_sum: bool
+
+    @cached_property
+    def finishes(self) -> dict[int, Finish]:
+        """Each player's place in the game's finishing order by the scores above, as the
+        rack entries store it (`scoring.placement.finishes`)."""
+        scores = {rack.player: rack.score for rack in self.racks}
+        return finishes(scores, {rack.player for rack in self.racks if rack.winner})
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,10 @@ Decisions where the rules are silent (docs/rules/decisions.md)
 * A seat a substitute played (not credited to its player) still takes its place in the
   finishing order — the opponents finished where they finished — but earns its player
   nothing.
+* A stored result keeps each seat's ``Finish`` (``finishes``): its place by that result's
+  scores and winners alone, no setting of the tournament (the points are looked up when
+  ranking). A sanction recorded later can move a loser; the standings place those games
+  again rather than the stored place being rewritten.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from scoring.errors import Path, RuleError
 from scoring.i18n import _
@@ -158,6 +163,28 @@ def finishing_places(
     for player, score in rest.items():
         result[player] = (len(won) + order.index(score) + 1, order.count(score) > 1)
     return result
+
+
+class Finish(NamedTuple):
+    """One seat's finish in one game as a stored rack keeps it (`RackEntry`'s fields of
+    these names): its place in the game's finishing order by the game scores the result
+    records (sanction points recorded afterwards left out: the standings place the few
+    games with sanctions again), whether another seat finished in the same place, and how
+    many seats the game had (the row of the placement table). None of it depends on the
+    tournament's settings: the points are looked up by place and seats when ranking."""
+
+    place: int
+    place_shared: bool
+    seats: int
+
+
+def finishes(scores: Mapping[int, int], winners: Collection[int] = ()) -> dict[int, Finish]:
+    """Each player's `Finish` in one game (``finishing_places`` with the table's size)."""
+    seats = len(scores)
+    return {
+        player: Finish(place, shared, seats)
+        for player, (place, shared) in finishing_places(scores, winners).items()
+    }
 
 
 def _row(table: PlacementTable, seats: int) -> Sequence[int]:

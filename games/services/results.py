@@ -396,6 +396,7 @@ def result_submit(
             charge=rack.charge,
             score=rack.score,
             winner=rack.winner,
+            **outcome.finishes[rack.player]._asdict(),
             substitute=substitutes.get(rack.player, ""),
         )
         for rack in outcome.racks

@@ -21,6 +21,7 @@ tournament may read (the views check visibility); recomputing changes nothing bu
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -49,7 +50,7 @@ from tournaments.events import request_recompute, standings_shown
 from tournaments.models import Player, Tournament, Webhook
 from tournaments.services.webhooks import webhooks_emit
 
-from ..models import Penalty, RackEntry, Result, Standings, Table
+from ..models import EncodedJSON, Penalty, RackEntry, Result, Standings, Table
 from .qualification_slots import mark_qualified, slot_order
 from .standings_sql import (
     COUNTBACK_SQL,
@@ -59,6 +60,7 @@ from .standings_sql import (
     SERIES_SQL,
     SERIES_TOTALS_SQL,
     TOTALS_SQL,
+    placement_points,
 )
 
 # Above any round number (a PositiveSmallIntegerField): every round counts.
@@ -79,8 +81,10 @@ def _sums(
     credit_substitutes: bool = False,
     before: int = EVERY_ROUND,
     stage: StageFilter | None = None,
+    points: dict[str, int] | None = None,
 ) -> list[tuple]:
     params: dict[str, Any] = {
+        **(points or {}),
         "credit_substitutes": credit_substitutes,
         "tournament": tournament_id,
         "before": before,
@@ -115,8 +119,9 @@ def ranked_rows(
     lots: dict[int, int] | None = None,
 ):
     """Rank from per-player totals when the ranking allows it (one row per player comes
-    back: table wins and opponents' score summed per series in SQL; placement counted in
-    the same pass as the sums, a few rows per player), from series lines only when it
+    back: table wins and opponents' score summed per series in SQL; placement points and
+    first places summed in the same pass, from each rack's stored place), from series
+    lines only when it
     needs to know who sat in which series with whom: head_to_head (one row per series).
     Withdrawn players come after the active ones, ranked on from there (`scoring.standings`,
     "withdrawn"). Only the games of rounds numbered below `before` count, and of `stage`'s
@@ -272,42 +277,34 @@ def _placed_totals(
     stage: StageFilter | None,
     known: set[int],
 ) -> tuple[list[PlayerTotals], PlacementTotals]:
-    """The per-player sums and the placement totals from one query (`PLACED_TOTALS_SQL`):
-    the finishing places counted, each count with the sums of its games."""
-    totals: dict[int, PlayerTotals] = {}
-    counts = []
-    for player, seats, place, shared, winner, games, paid, score, best in _sums(
-        PLACED_TOTALS_SQL, tournament.pk, credit, before, stage
+    """The per-player sums and the placement totals from one query (`PLACED_TOTALS_SQL`,
+    the points looked up by the tournament's placement table), one row per player."""
+    totals = []
+    placed = PlacementTotals()
+    for player, games, won, rummikubs, score, charge, best, points, firsts in _sums(
+        PLACED_TOTALS_SQL,
+        tournament.pk,
+        credit,
+        before,
+        stage,
+        placement_points(tournament.rule_set.placement_table()),
     ):
-        if player not in known:
-            continue
-        counts.append(PlaceCount(player, seats, place, bool(shared), bool(winner), games))
-        won, rummikubs, charge = (games, paid, 0) if winner else (0, 0, paid)
-        sums = totals.get(player)
-        if sums is None:
-            totals[player] = PlayerTotals(player, games, won, rummikubs, score, charge, best)
-            continue
-        sums.games += games
-        sums.won += won
-        sums.rummikubs += rummikubs
-        sums.score += score
-        sums.charge += charge
-        sums.best_game = max(sums.best_game, best)
-    placed = placement_from_counts(counts, tournament.rule_set.placement_table())
-    return list(totals.values()), placed
+        if player in known:
+            totals.append(PlayerTotals(player, games, won, rummikubs, score, charge, best))
+            placed.points[player], placed.firsts[player] = points, firsts
+    return totals, placed
 
 
 def standings_recompute(*, tournament_id: int) -> Standings | None:
     """The snapshot for the tournament's current results version (None if it is gone).
 
-    Five SQL queries whatever the size, and BEGIN and COMMIT around the insert outside a
-    transaction: the tournament with the id of its snapshot at that version if there is
-    one, the players with their penalty counts, the sums per player (per series when the
-    ranking needs head_to_head; with table wins and opponents' score beside them when it
-    uses those; with the finishing places counted when it uses placement points or first
-    places), the insert and the id of the stored row (one more if another worker stored
-    that version meanwhile; one more, the finishing places counted apart, when a ranking
-    uses placement and series metrics both). Old snapshots are pruned by the job
+    Four SQL queries whatever the size: the tournament with the id of its snapshot at
+    that version if there is one, the players with their penalty counts, the sums per
+    player (per series when the ranking needs head_to_head; with table wins and opponents'
+    score beside them when it uses those; with placement points and first places when it
+    uses those), the insert returning the stored row's id (one more if another worker
+    stored that version meanwhile; one more, the finishing places counted apart, when a
+    ranking uses placement and series metrics both). Old snapshots are pruned by the job
     afterwards (`standings_prune`), not here.
     """
     current = Standings.objects.filter(
@@ -378,32 +375,58 @@ def standings_recompute(*, tournament_id: int) -> Standings | None:
             tournament.qualify_slots,
         )
     version = tournament.results_version
+    # Encoded once: the text stored is the text digested below.
+    encoded = EncodedJSON(json.dumps(stored))
     snapshot = Standings(
         tournament=tournament,
         computed_version=version,
         ranking=list(tournament.ranking),
-        rows=stored,
+        rows=encoded,
         duration_ms=round((time.perf_counter() - started) * 1000),
     )
-    # One INSERT that skips a row already there (no savepoint around it, as a create()
-    # would need in a transaction). It does not return the id, so the id is read back with
-    # the time: another time means another worker stored this version first, and its
-    # snapshot, the same table, is the one to return.
-    Standings.objects.bulk_create([snapshot], ignore_conflicts=True)
-    snapshot.pk, computed_at = (
-        Standings.objects.filter(tournament=tournament, computed_version=version)
-        .values_list("pk", "computed_at")
-        .get()
-    )
-    if computed_at != snapshot.computed_at:
-        return Standings.objects.get(pk=snapshot.pk)
+    if not _stored(snapshot):
+        # Another worker stored this version first: its snapshot, the same table.
+        return Standings.objects.get(tournament=tournament, computed_version=version)
+    snapshot.rows = stored
     # The public pages move only if the table they show changed (a result awaiting
     # confirmation, or a penalty that changes no total, stores the same rows again). The
-    # rows are built in a fixed order (keys and metrics alike), so their repr is the same
-    # for the same table, and it takes half the time of sorted JSON.
-    shown = repr((snapshot.ranking, stored))
-    standings_shown(tournament.slug, hashlib.blake2b(shown.encode(), digest_size=12).hexdigest())
+    # rows are built in a fixed order (keys and metrics alike), so their JSON, already
+    # encoded to be stored, is the same for the same table.
+    shown = hashlib.blake2b(repr(snapshot.ranking).encode(), digest_size=12)
+    shown.update(encoded.encode())
+    standings_shown(tournament.slug, shown.hexdigest())
     return snapshot
+
+
+def _stored(snapshot: Standings) -> bool:
+    """Insert the snapshot unless its version is stored already, and say whether it was
+    (its id then set): one statement, which returns the id, with no BEGIN and COMMIT or
+    savepoint around it (a worker runs in autocommit; `bulk_create` wrapped its insert in
+    a transaction and could not return the id of a row that skips conflicts, which then
+    had to be read back)."""
+    fields = [f for f in Standings._meta.concrete_fields if not f.primary_key]
+    values = [f.get_db_prep_save(f.pre_save(snapshot, add=True), connection) for f in fields]
+    quote = connection.ops.quote_name
+    table = quote(Standings._meta.db_table)
+    returning = connection.features.can_return_columns_from_insert
+    sql = (
+        f"INSERT INTO {table} ({', '.join(quote(str(f.column)) for f in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))}) "
+        "ON CONFLICT (tournament_id, computed_version) DO NOTHING"
+        + (" RETURNING id" if returning else "")
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if returning:
+            row = cursor.fetchone()
+            pk = row[0] if row else None
+        else:  # an SQLite before 3.35: no RETURNING, but a row count and the last id
+            pk = cursor.lastrowid if cursor.rowcount == 1 else None
+    if pk is None:
+        return False
+    snapshot.pk = pk
+    snapshot._state.adding, snapshot._state.db = False, connection.alias
+    return True
 
 
 # How many rows of the standings the `standings.updated` webhook carries.

@@ -215,6 +215,7 @@ def _store_forfeit(
             charge=rack.charge,
             score=rack.score,
             winner=rack.winner,
+            **outcome.finishes[rack.player]._asdict(),
             forfeit=rack.player in absent,
         )
         for rack in outcome.racks

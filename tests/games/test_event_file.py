@@ -17,7 +17,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.models import Game, Penalty, Result
+from games.models import Game, Penalty, RackEntry, Result
 from games.services.event_file.check import event_file_problems
 from games.services.event_file.export import event_file_export
 from games.services.event_file.load import event_file_import
@@ -152,6 +152,23 @@ def test_import_gives_the_same_tournament_and_standings(played, alice, carol):
         r.submitted_by_id for r in Result.objects.filter(game__table__round__tournament=copied)
     } == {carol.pk}
     assert Penalty.objects.filter(game__table__round__tournament=copied, voided=True).count() == 1
+    # The racks' places are not in the file: the import places them as the services did.
+    assert finishes_of(copied) == finishes_of(played)
+
+
+def finishes_of(tournament: Tournament) -> list[tuple]:
+    return sorted(
+        RackEntry.objects.filter(result__game__table__round__tournament=tournament).values_list(
+            "result__game__table__round__number",
+            "result__game__table__number",
+            "result__game__number",
+            "result__version",
+            "player__number",
+            "place",
+            "place_shared",
+            "seats",
+        )
+    )
 
 
 def test_a_tie_ranks_by_the_carried_lot(played, carol):

@@ -39,9 +39,9 @@ def test_placement_points_and_first_places_from_the_finishing_order(
     alice, django_assert_max_num_queries
 ):
     tournament = _play(alice)
-    # tournament, players, the sums with the places counted beside them, insert + id: as
-    # many as without placement
-    with django_assert_max_num_queries(5):
+    # tournament, players, the sums with the placement points beside them, the insert
+    # returning its id: as many as without placement
+    with django_assert_max_num_queries(4):
         snapshot = standings_recompute(tournament_id=tournament.pk)
     rows = _by_number(snapshot)
     got = {

@@ -31,7 +31,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.models import Game, Penalty, RackEntry, Result, Seat, Standings, Table
+from games.models import Game, Penalty, RackEntry, Result, Seat, Standings, Table, with_finishes
 from games.services.standings import games_per_missed_round, standings_recompute
 from scoring.placement import as_stored, placement_totals
 from scoring.rules import PRESETS
@@ -146,21 +146,25 @@ def play(data: st.DataObject, user, game: Game, group: list[int], substitutes: b
         )
         charges = {p: draw(st.integers(0, 4)) for p in group if p not in winners}
         RackEntry.objects.bulk_create(
-            RackEntry(
-                result=result,
-                player_id=p,
-                points=charges.get(p, 0),
-                tile_count=None if p in winners else 2,
-                charge=charges.get(p, 0),
-                score=(
-                    sum(charges.values()) // len(winners) + draw(st.integers(-2, 2))
-                    if p in winners
-                    else -charges[p]
-                ),
-                winner=p in winners,
-                substitute="Sub" if substitutes and draw(st.integers(0, 5)) == 0 else "",
+            with_finishes(
+                [
+                    RackEntry(
+                        result=result,
+                        player_id=p,
+                        points=charges.get(p, 0),
+                        tile_count=None if p in winners else 2,
+                        charge=charges.get(p, 0),
+                        score=(
+                            sum(charges.values()) // len(winners) + draw(st.integers(-2, 2))
+                            if p in winners
+                            else -charges[p]
+                        ),
+                        winner=p in winners,
+                        substitute="Sub" if substitutes and draw(st.integers(0, 5)) == 0 else "",
+                    )
+                    for p in group
+                ]
             )
-            for p in group
         )
     for p in group:
         kind = draw(st.sampled_from([None, None, None, "sanction", "timeout"]))

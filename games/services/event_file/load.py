@@ -19,6 +19,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from scoring.errors import Conflict, RuleError, raise_all
+from scoring.placement import Finish, finishes
 from scoring.rules import RuleSet
 from tournaments.events import results_changed
 from tournaments.models import (
@@ -391,12 +392,27 @@ def _results_in(games: list[tuple[Game, dict]], players: dict[int, Player], by: 
     Result.objects.bulk_create(result for result, _ in pairs)
     _insert_rows(
         RackEntry,
-        ("result", "player", *RACK_FIELDS),
+        ("result", "player", *RACK_FIELDS, *Finish._fields),
         (
-            (result.pk, players[rack["player"]].pk, *(rack[f] for f in RACK_FIELDS))
+            (
+                result.pk,
+                players[rack["player"]].pk,
+                *(rack[f] for f in RACK_FIELDS),
+                *placed[rack["player"]],
+            )
             for result, r in pairs
+            for placed in [_finishes(r["racks"])]
             for rack in r["racks"]
         ),
+    )
+
+
+def _finishes(racks: list[dict]) -> dict[int, Finish]:
+    """Each rack's finish in its game, placed by the engine as a result entered here is
+    (the file does not carry it: it follows from the racks' scores and winners)."""
+    return finishes(
+        {rack["player"]: rack["score"] for rack in racks},
+        {rack["player"] for rack in racks if rack["winner"]},
     )
 
 
