@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_entry_times_keep'),
+        ('games', '0011_standings_rows_lz4'),
     ]
 
     operations = [
