@@ -20,7 +20,8 @@ p99 of each run, and how many times that phone downloaded the fragment again (a 
 during the burst — the generation moves at most once a second (docs/design/caching.md).
 
 Without DATABASE_URL it tries postgres://postgres@127.0.0.1:5432/rummitab_bench (creating
-that database) and without REDIS_URL redis://127.0.0.1:6379/15. Needs `wrk` on the PATH
+that database) and without REDIS_URL redis://127.0.0.1:6379/15 (`REDIS_URL=` set empty: the
+per-process cache). Needs `wrk` on the PATH
 (`apt-get install -y wrk`).
 """
 
@@ -79,7 +80,10 @@ def environment(port: int) -> dict[str, str]:
     database = env.get("DATABASE_URL") or (DEFAULT_PG if _postgres(DEFAULT_PG) else "")
     if not database:
         database = f"sqlite:///{tempfile.gettempdir()}/rummitab-bench-load.sqlite3"
-    redis_url = env.get("REDIS_URL") or (DEFAULT_REDIS if _redis(DEFAULT_REDIS) else "")
+    # REDIS_URL set empty: no Redis (the suite's quick run keeps off the suite's Redis).
+    redis_url = (
+        env["REDIS_URL"] if "REDIS_URL" in env else (DEFAULT_REDIS if _redis(DEFAULT_REDIS) else "")
+    )
     env.update(
         DATABASE_URL=database,
         REDIS_URL=redis_url,
@@ -204,7 +208,8 @@ def main() -> None:
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed: apt-get install -y wrk")
     env = environment(args.port)
-    manage(env, "migrate", "--no-input")
+    if os.environ.get("BENCH_DATABASE_READY") != "1":
+        manage(env, "migrate", "--no-input")
     manage(env, "seed_demo")
     manage(env, "collectstatic", "--no-input")
     base = f"http://127.0.0.1:{args.port}"

@@ -12,8 +12,8 @@ empty), so none empties the suite's Redis. A bench that collects the static file
 (bench.final_day serves pages with DEBUG off) collects them into a folder of the session,
 not the repository's staticfiles/, and without the compressed copies (COMPRESS_STATIC=0, as
 the club server): compressing them takes a minute of CPU, and no bench measures it.
-bench.move_to_postgresql needs the PostgreSQL server of DATABASE_URL and is skipped without
-one (failed under REQUIRE_SERVICES=1).
+bench.move_to_postgresql needs the PostgreSQL server of DATABASE_URL, and bench.load Debian's
+`wrk`: each is skipped without it (failed under REQUIRE_SERVICES=1).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.config.club_server import free_port
 from tests.conftest import _need
 
 # One xdist worker runs every bench: the migrated SQLite database is made once.
@@ -38,8 +39,6 @@ BENCHES = sorted(p.stem for p in (ROOT / "bench").glob("*.py") if not p.stem.sta
 # bench/_*.py are helpers of the benches (bench/_corrections.py), not benches.
 # The benches that cannot run here, and why. Keep this list short: a bench left out can rot.
 EXCLUDED = {
-    # Drives gunicorn with Debian's `wrk` (not installed for the suite) for 10 s a URL.
-    "load": "needs wrk and a server of its own",
     # A fresh clone of the repository and an install of every dependency: minutes, and
     # the package registries.
     "first_start": "a fresh clone and install",
@@ -56,6 +55,7 @@ SUMMARY = {
     "circuit": "one event finishing, ranking recomputed",
     "event_file": "same standings after the round trip: True",
     "final_day": "last result → public standings current",
+    "load": "targets: page",
     "move_to_postgresql": "move_to_postgresql:",
     "players_import": "queries per import",
     "ratings": "update after new games, per game",
@@ -98,6 +98,11 @@ def test_the_bench_runs_in_its_quick_mode(name, migrated, static_root, tmp_path)
         COMPRESS_STATIC="0",
     )
     args = ["--quick"]
+    if name == "load":
+        # Debian's `wrk` drives its gunicorn (.ci/run installs it); a port of its own.
+        if not shutil.which("wrk"):
+            _need("wrk (apt-get install wrk)")
+        args += ["--port", str(free_port())]
     if name == "move_to_postgresql":
         server = os.environ.get("DATABASE_URL", "")
         if not server.startswith("postgres"):

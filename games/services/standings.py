@@ -420,8 +420,14 @@ def _stored(snapshot: Standings) -> bool:
         if returning:
             row = cursor.fetchone()
             pk = row[0] if row else None
-        else:  # an SQLite before 3.35: no RETURNING, but a row count and the last id
-            pk = cursor.lastrowid if cursor.rowcount == 1 else None
+        elif cursor.rowcount == 1:  # an SQLite before 3.35: no RETURNING; read it back
+            cursor.execute(
+                f"SELECT id FROM {table} WHERE tournament_id = %s AND computed_version = %s",
+                [snapshot.tournament_id, snapshot.computed_version],
+            )
+            pk = cursor.fetchone()[0]
+        else:
+            pk = None
     if pk is None:
         return False
     snapshot.pk = pk

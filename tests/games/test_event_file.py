@@ -204,6 +204,27 @@ def test_a_document_failing_the_schema_is_refused_naming_the_path(played, carol)
     assert rows() == before
 
 
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("exported_at",), "2026-13-40T25:00:00Z"),  # well formed, no such time
+        (("exported_at",), "2026-11-26T10:00:00"),  # no zone
+        (("tournament", "starts_on"), "2026-02-30"),  # well formed, no such day
+    ],
+)
+def test_an_impossible_time_or_date_is_refused_naming_it(played, carol, path, value):
+    document = exported(played)
+    place = document
+    for key in path[:-1]:
+        place = place[key]
+    place[path[-1]] = value
+    before = rows()
+    with pytest.raises(RuleError) as caught:
+        event_file_import(by=carol, document=document, slug="impossible")
+    assert path in {e.path for e in caught.value.flatten()}
+    assert rows() == before
+
+
 def test_references_that_do_not_hold_are_refused(played, carol):
     document = exported(played)
     broken = copy.deepcopy(document)

@@ -13,6 +13,7 @@ from games.models import Game, Standings
 from tests.factories import make_tournament, open_round
 from tests.games.helpers import enter_rummikub, rummikub_racks, seated
 from tests.integration.conftest import Worker, wait_for, worker_environment
+from tournaments.events import COALESCE_SECONDS
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.integration
@@ -60,13 +61,20 @@ def test_a_burst_of_50_results_is_folded_into_few_recomputes(worker, alice, bob,
     started = time.monotonic()
     for game in games:
         enter_rummikub(game, bob)
+    entered = time.monotonic() - started
     reached, seconds = wait_for(lambda: current(tournament), timeout=20)
     assert reached, "standings never reached the final version"
     recomputes = Standings.objects.filter(tournament=tournament).count() - before
-    assert recomputes < 50 / 3, f"{recomputes} recomputes for 50 results"
+    # A recompute starts at least COALESCE_SECONDS after the result that asked for it
+    # and folds in every result stored by then: on a quiet machine the 50 results take
+    # about a second, and fewer than one recompute per three results is ample; on a
+    # loaded one (CI) they may take ten, and still no more than one recompute starts per
+    # COALESCE_SECONDS of the burst and its tail.
+    bound = max(50 / 3, 1 + (entered + seconds) / COALESCE_SECONDS)
+    assert recomputes < bound, f"{recomputes} recomputes for 50 results in {entered:.1f}s"
     with capsys.disabled():
         print(
-            f"\nburst: 50 results in {time.monotonic() - started - seconds:.2f}s → "
+            f"\nburst: 50 results in {entered:.2f}s → "
             f"{recomputes} recomputes; final version reached {seconds:.2f}s after the last"
         )
 

@@ -5,6 +5,7 @@ problem is a `RuleError` naming its JSON path (`event_file_problems`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -45,6 +46,20 @@ def _is_date(value: object) -> bool:
     return not isinstance(value, str) or parse_date(value) is not None
 
 
+def _false_when_raising(check: Callable[[object], bool]) -> Callable[[object], bool]:
+    """`check` for jsonschema-rs, which, unlike jsonschema, lets a check's exception escape:
+    a well-formed but impossible time ("2026-13-40T25:00:00Z": `parse_datetime` raises)
+    fails the format instead of crashing the import."""
+
+    def checked(value: object) -> bool:
+        try:
+            return check(value)
+        except ValueError:
+            return False
+
+    return checked
+
+
 @cache
 def _fast_validator() -> jsonschema_rs.Draft202012Validator:
     """The schema compiled once per process by jsonschema-rs (Rust): it says whether a
@@ -52,7 +67,7 @@ def _fast_validator() -> jsonschema_rs.Draft202012Validator:
     format checks."""
     return jsonschema_rs.Draft202012Validator(
         event_file_schema(),
-        formats={"date-time": _is_time, "date": _is_date},
+        formats={"date-time": _false_when_raising(_is_time), "date": _false_when_raising(_is_date)},
         validate_formats=True,
     )
 
